@@ -1,0 +1,106 @@
+"""Vault settings: defaults, config.toml and VAULT_* overrides.
+
+Settings are a flat mapping of unique key names grouped in TOML tables for
+readability. Every key has a default; `config.toml` may set any of them; an
+environment variable `VAULT_<KEY>` (upper case) overrides both. The caller
+passes the environment in; this module never reads it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vault.errors import VaultError
+
+# (table, key, default, comment) in the order config.toml shows them.
+DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
+    ("memory", "episodic_base_stability", 7.0, "days; a fresh jot"),
+    ("memory", "semantic_base_stability", 90.0, "days; after consolidation"),
+    ("memory", "curated_base_stability", 365.0, "days; ingested notes"),
+    ("memory", "reinforce_factor", 1.5, "a recall hit multiplies stability by this"),
+    ("memory", "confirm_factor", 2.5, "a confirmed hedged memory multiplies stability by this"),
+    ("memory", "cap_multiplier", 10.0, "stability is capped at this x the tier's base"),
+    ("memory", "retrieval_floor", 0.1, "ordinary recall hides memories weaker than this"),
+    ("memory", "archive_floor", 0.02, "prune archives memories weaker than this"),
+    ("memory", "prune_curated", False, "whether prune may archive curated notes"),
+    ("recall", "min_similarity", 0.3, "recall ignores matches less similar than this"),
+    ("recall", "confident_bar", 0.35, "similarity x strength for the confident tier"),
+    ("recall", "activated_bar", 0.15, "similarity x strength for the activated tier"),
+    ("recall", "cue_bar", 0.4, "similarity alone that lets a faint memory ring a bell"),
+    ("recall", "cold_bar", 0.6, "similarity a cold (archived) memory needs"),
+    ("recall", "project_boost", 1.3, "score multiplier for the current project"),
+    ("recall", "topic_boost", 1.2, "score multiplier for a matching topic_hint"),
+    ("index", "model", "", "sentence-transformers name or path; empty = bundled all-MiniLM-L6-v2"),
+    ("index", "vector_weight", 0.7, "weight of cosine similarity in hybrid search"),
+    ("index", "keyword_weight", 0.3, "weight of normalised BM25 in hybrid search"),
+    ("index", "bm25_saturation", 4.0, "BM25 score that normalises to 0.5"),
+    ("index", "chunk_words", 400, "long notes are embedded in chunks of this many words"),
+    ("index", "chunk_overlap", 80, "words shared by neighbouring chunks"),
+)
+_TYPES = {key: type(default) for _, key, default, _ in DEFAULTS}
+
+
+@dataclass(frozen=True)
+class Settings:
+    values: Mapping[str, Any]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.values[key]
+
+    def section(self, table: str) -> dict[str, Any]:
+        return {key: self.values[key] for tbl, key, _, _ in DEFAULTS if tbl == table}
+
+
+def load_settings(config_path: Path | None, environ: Mapping[str, str] | None = None) -> Settings:
+    values = {key: default for _, key, default, _ in DEFAULTS}
+    if config_path is not None and config_path.is_file():
+        try:
+            data = tomllib.loads(config_path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise VaultError(f"{config_path}: not valid TOML ({exc}); fix or delete it") from exc
+        for table, entries in data.items():
+            items = entries.items() if isinstance(entries, dict) else [(table, entries)]
+            for key, value in items:
+                values[key] = _coerce(key, value, str(config_path))
+    for key in values:
+        env_value = (environ or {}).get(f"VAULT_{key.upper()}")
+        if env_value is not None:
+            values[key] = _coerce(key, env_value, f"VAULT_{key.upper()}")
+    return Settings(values)
+
+
+def _coerce(key: str, value: Any, origin: str) -> Any:
+    if key not in _TYPES:
+        raise VaultError(f"{origin}: unknown setting {key!r}")
+    wanted = _TYPES[key]
+    try:
+        if wanted is bool:
+            if isinstance(value, str):
+                lowered = value.strip().lower()
+                if lowered not in {"1", "0", "true", "false", "yes", "no"}:
+                    raise ValueError(value)
+                return lowered in {"1", "true", "yes"}
+            return bool(value)
+        return wanted(value)
+    except (TypeError, ValueError) as exc:
+        raise VaultError(f"{origin}: {key} must be a {wanted.__name__}, got {value!r}") from exc
+
+
+def default_config_text() -> str:
+    """config.toml with every default written out as a comment."""
+    lines = [
+        "# memory-vault settings. Every key has a default (shown commented out).",
+        "# An environment variable VAULT_<KEY> overrides the file, e.g. VAULT_CUE_BAR=0.45.",
+    ]
+    table = ""
+    for tbl, key, default, comment in DEFAULTS:
+        if tbl != table:
+            lines += ["", f"[{tbl}]"]
+            table = tbl
+        shown = f'"{default}"' if isinstance(default, str) else str(default).lower()
+        lines.append(f"# {key} = {shown}    # {comment}")
+    return "\n".join(lines) + "\n"

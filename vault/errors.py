@@ -1,0 +1,36 @@
+"""Errors raised by the vault layer.
+
+Every message names the file or id involved and, where there is one, the fix.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class VaultError(Exception):
+    """Base class for every error of the vault layer."""
+
+
+class InvalidIdError(VaultError):
+    """An id (or a name that becomes a path) could leave the vault or is malformed."""
+
+
+class MemoryNotFoundError(VaultError):
+    """No memory file carries the requested id."""
+
+
+class BrokenFileError(VaultError):
+    """A memory file whose frontmatter does not parse or does not validate.
+
+    Such a file is reported and never rewritten.
+    """
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason} (fix the frontmatter by hand; the file is left untouched)")
+        self.path = path
+        self.reason = reason
+
+
+class ConcurrentEditError(VaultError):
+    """A file kept changing under us while we tried to update it."""

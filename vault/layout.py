@@ -1,0 +1,137 @@
+"""The vault's folders, and where a memory's file lives.
+
+memories/ holds active memories (subfolders allowed), archive/ the cold ones in
+the same format. .index/ is disposable; .state/ is small bookkeeping.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from vault.errors import InvalidIdError, MemoryNotFoundError
+from vault.ids import validate_id
+
+MEMORIES = "memories"
+ARCHIVE = "archive"
+SUFFIX = ".md"
+LOCK_STRIPES = 256
+
+
+@dataclass(frozen=True)
+class Vault:
+    root: Path
+
+    @property
+    def memories_dir(self) -> Path:
+        return self.root / MEMORIES
+
+    @property
+    def archive_dir(self) -> Path:
+        return self.root / ARCHIVE
+
+    @property
+    def daily_dir(self) -> Path:
+        return self.root / "daily"
+
+    @property
+    def periodic_dir(self) -> Path:
+        return self.root / "periodic"
+
+    @property
+    def index_dir(self) -> Path:
+        return self.root / ".index"
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / ".state"
+
+    @property
+    def config_path(self) -> Path:
+        return self.root / "config.toml"
+
+    def exists(self) -> bool:
+        return self.memories_dir.is_dir()
+
+    def create_folders(self) -> None:
+        for folder in (
+            self.memories_dir,
+            self.archive_dir,
+            self.daily_dir,
+            *(self.periodic_dir / p for p in ("weekly", "monthly", "quarterly", "yearly")),
+            self.index_dir,
+            self.state_dir,
+        ):
+            folder.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.index_dir, 0o700)
+        os.chmod(self.state_dir, 0o700)
+
+    def lock_path(self, memory_id: str) -> Path:
+        """The lock file guarding read-modify-write of one memory (striped)."""
+        stripe = sum(memory_id.encode()) * 2654435761 % LOCK_STRIPES
+        return self.index_dir / "locks" / f"memory-{stripe:03d}.lock"
+
+    def new_memory_path(self, memory_id: str) -> Path:
+        return self.memories_dir / f"{validate_id(memory_id)}{SUFFIX}"
+
+    def is_archived(self, path: Path) -> bool:
+        return self.archive_dir in path.parents
+
+    def counterpart(self, path: Path) -> Path:
+        """The same relative place on the other side (memories/ <-> archive/)."""
+        if self.is_archived(path):
+            return self.memories_dir / path.relative_to(self.archive_dir)
+        return self.archive_dir / path.relative_to(self.memories_dir)
+
+    def relative(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def locate(self, memory_id: str, hint: Path | None = None) -> Path:
+        """The file of `memory_id`, active or archived."""
+        validate_id(memory_id)
+        if hint is not None and hint.stem == memory_id and hint.is_file():
+            return hint
+        name = f"{memory_id}{SUFFIX}"
+        for folder in (self.memories_dir, self.archive_dir):
+            direct = folder / name
+            if direct.is_file():
+                return direct
+        for folder in (self.memories_dir, self.archive_dir):
+            for path in self._walk(folder):
+                if path.name == name:
+                    return path
+        raise MemoryNotFoundError(f"no memory with id {memory_id!r} in {self.root}")
+
+    def memory_files(self, archived: bool | None = None) -> Iterator[Path]:
+        """Every memory file; `archived` None means both sides."""
+        if archived in (None, False):
+            yield from self._walk(self.memories_dir)
+        if archived in (None, True):
+            yield from self._walk(self.archive_dir)
+
+    @staticmethod
+    def _walk(folder: Path) -> Iterator[Path]:
+        stack = [folder]
+        while stack:
+            current = stack.pop()
+            try:
+                entries = list(os.scandir(current))
+            except FileNotFoundError:
+                continue
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                elif entry.name.endswith(SUFFIX) and entry.is_file(follow_symlinks=False):
+                    yield Path(entry.path)
+
+
+def inside(root: Path, path: Path) -> Path:
+    """`path` resolved, refusing anything that leaves `root`."""
+    resolved = path.resolve()
+    if resolved != root.resolve() and root.resolve() not in resolved.parents:
+        raise InvalidIdError(f"{path} is outside the vault {root}")
+    return resolved

@@ -1,0 +1,120 @@
+"""The frontmatter contract: which fields a memory has, their types, defaults.
+
+`to_record` validates a parsed file into a typed, read-only `MemoryRecord`;
+`BrokenFileError` says which field is wrong. A file without frontmatter (a note
+a person dropped in by hand) is a curated memory dated by its mtime.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from vault.clock import parse_time
+from vault.errors import BrokenFileError, InvalidIdError
+from vault.ids import validate_id
+
+TIERS = ("episodic", "semantic", "curated")
+# Fields memory-vault writes, in the order a new file lists them.
+OWNED_FIELDS = (
+    "id", "created", "last_access", "stability", "tier", "kind", "topic", "tags", "project",
+    "session", "source", "source_path", "recalls", "confirmations", "salience", "links",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class MemoryRecord:
+    id: str
+    path: Path
+    archived: bool
+    created: datetime
+    last_access: datetime
+    stability: float | None  # None: the tier's base stability
+    tier: str
+    kind: str
+    topic: str
+    tags: tuple[str, ...]
+    project: str
+    session: str
+    source: str
+    source_path: str
+    recalls: int
+    confirmations: int
+    salience: float
+    links: tuple[str, ...]
+    body: str
+    extra: dict[str, Any]
+
+
+def _text(meta: dict[str, Any], key: str) -> str:
+    value = meta.get(key)
+    return "" if value is None else str(value)
+
+
+def _strings(meta: dict[str, Any], key: str, path: Path) -> tuple[str, ...]:
+    value = meta.get(key)
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    if isinstance(value, list):
+        return tuple(str(item) for item in value if item is not None)
+    raise BrokenFileError(path, f"{key} must be a list")
+
+
+def _number(meta: dict[str, Any], key: str, path: Path, default: float) -> float:
+    value = meta.get(key, default)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise BrokenFileError(path, f"{key} must be a number, got {value!r}")
+    return float(value)
+
+
+def to_record(
+    meta: dict[str, Any], body: str, path: Path, archived: bool, mtime: datetime
+) -> MemoryRecord:
+    try:
+        memory_id = validate_id(path.stem)
+    except InvalidIdError as exc:
+        raise BrokenFileError(path, str(exc)) from exc
+    if "id" in meta and str(meta["id"]) != memory_id:
+        raise BrokenFileError(path, f"id {meta['id']!r} differs from the file name {memory_id!r}")
+    has_frontmatter = bool(meta)
+    tier = _text(meta, "tier") or ("episodic" if has_frontmatter else "curated")
+    if tier not in TIERS:
+        raise BrokenFileError(path, f"tier must be one of {', '.join(TIERS)}, got {tier!r}")
+    try:
+        created = parse_time(meta["created"]) if meta.get("created") else mtime
+        last_access = parse_time(meta["last_access"]) if meta.get("last_access") else created
+    except (ValueError, TypeError) as exc:
+        raise BrokenFileError(path, f"bad timestamp: {exc}") from exc
+    stability = meta.get("stability")
+    if stability is not None:
+        stability = _number(meta, "stability", path, 0.0)
+        if stability <= 0:
+            raise BrokenFileError(path, "stability must be a positive number of days")
+    return MemoryRecord(
+        id=memory_id,
+        path=path,
+        archived=archived,
+        created=created,
+        last_access=last_access,
+        stability=stability,
+        tier=tier,
+        kind=_text(meta, "kind") or ("note" if tier == "curated" else "fact"),
+        topic=_text(meta, "topic"),
+        tags=_strings(meta, "tags", path),
+        project=_text(meta, "project"),
+        session=_text(meta, "session"),
+        source=_text(meta, "source"),
+        source_path=_text(meta, "source_path"),
+        recalls=int(_number(meta, "recalls", path, 0)),
+        confirmations=int(_number(meta, "confirmations", path, 0)),
+        salience=_number(meta, "salience", path, 1.0),
+        links=_strings(meta, "links", path),
+        body=body,
+        extra={k: v for k, v in meta.items() if k not in OWNED_FIELDS},
+    )
