@@ -30,7 +30,7 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("recall", "min_similarity", 0.3, "recall ignores matches less similar than this"),
     ("recall", "confident_bar", 0.35, "similarity x strength for the confident tier"),
     ("recall", "activated_bar", 0.15, "similarity x strength for the activated tier"),
-    ("recall", "cue_bar", 0.4, "similarity alone that lets a faint memory ring a bell"),
+    ("recall", "cue_bar", 0.25, "similarity alone that lets a faint memory ring a bell"),
     ("recall", "cold_bar", 0.6, "similarity a cold (archived) memory needs"),
     ("recall", "project_boost", 1.3, "score multiplier for the current project"),
     ("recall", "topic_boost", 1.2, "score multiplier for a matching topic_hint"),

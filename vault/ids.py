@@ -25,6 +25,7 @@ _STOPWORDS = frozenset(
 def slugify(text: str, max_words: int = _SLUG_WORDS) -> str:
     """A lowercase ASCII slug of the first meaningful words of `text`."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    ascii_text = re.sub(r"(?<=\w)'(?=\w)", "", ascii_text)
     words = [w for w in re.findall(r"[a-z0-9]+", ascii_text.lower()) if w not in _STOPWORDS]
     slug = "-".join(words[:max_words])[:_SLUG_MAX].strip("-")
     return slug or "memory"

@@ -81,6 +81,21 @@ class MemoryStore:
                 return self._record(path, new_text.encode("utf-8"), os.stat(path).st_mtime)
         raise ConcurrentEditError(f"{memory_id}: the file kept changing; try again")
 
+    def rewrite(self, memory_id: str, changes: dict[str, Any], body: str) -> MemoryRecord:
+        """Replace a memory's body and set fields we own (re-ingesting a note)."""
+        with file_lock(self.vault.lock_path(memory_id)):
+            path = self.vault.locate(memory_id)
+            raw = path.read_text(encoding="utf-8")
+            try:
+                parsed = frontmatter.parse(raw)
+                updated = frontmatter.update(raw, changes)
+            except frontmatter.FrontmatterError as exc:
+                raise BrokenFileError(path, str(exc)) from exc
+            head = updated[: len(updated) - len(parsed.body)] if parsed.has_frontmatter else ""
+            new_text = head + body
+            atomic_write(path, new_text.encode("utf-8"))
+            return self._record(path, new_text.encode("utf-8"), os.stat(path).st_mtime)
+
     def move(
         self, memory_id: str, to_archive: bool, mutate: Mutation | None = None
     ) -> MemoryRecord:

@@ -1,0 +1,400 @@
+"""The `vault` command: a thin click layer over MemoryService.
+
+Each command parses its arguments, calls one service method and prints. Errors
+become one line on stderr and a distinct exit code (see hooks/errors.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from hooks import render
+from hooks.errors import HANDLED, CliError, to_cli_error
+from vault import Clock, Vault, fixed_clock, load_settings, parse_time, resolve_vault_home, utc_now
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class Context:
+    vault_option: str | None
+
+    @property
+    def vault(self) -> Vault:
+        return Vault(resolve_vault_home(self.vault_option, os.environ))
+
+    def service(self, now: datetime | None = None, embed_on_write: bool = False) -> Any:
+        from memory import MemoryService
+
+        vault = self.vault
+        settings = load_settings(vault.config_path, os.environ)
+        clock: Clock = fixed_clock(now) if now else utc_now
+        service = MemoryService(vault, settings, clock=clock, embed_on_write=embed_on_write)
+        service.require_vault()
+        return service
+
+
+def _parse_now(_: click.Context, __: click.Parameter, value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        return parse_time(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not an ISO 8601 time (2026-11-29T10:00Z)") from None
+
+
+def now_option(command: F) -> F:
+    return click.option(
+        "--now",
+        envvar="VAULT_NOW",
+        callback=_parse_now,
+        metavar="TIME",
+        help="Pretend it is TIME (ISO 8601) to simulate the future; also VAULT_NOW.",
+    )(command)
+
+
+def json_option(command: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(command)
+
+
+def emit(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+class VaultGroup(click.Group):
+    """Turns library errors into one-line messages with their exit codes."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except HANDLED as exc:
+            raise to_cli_error(exc) from exc
+
+
+@click.group(cls=VaultGroup)
+@click.option(
+    "--vault",
+    "vault_option",
+    metavar="DIR",
+    help="Vault folder (default: $VAULT_HOME, the user config, ~/.local/share/memory-vault/vault).",
+)
+@click.version_option(package_name="memory-vault")
+@click.pass_context
+def main(ctx: click.Context, vault_option: str | None) -> None:
+    """memory-vault: long-term memory for Claude Code, kept as Markdown files.
+
+    Example: vault init && vault jot "prefer pytest fixtures" && vault recall "fixtures"
+    """
+    ctx.obj = Context(vault_option)
+
+
+pass_context = click.make_pass_decorator(Context)
+
+
+@main.command()
+@pass_context
+def init(context: Context) -> None:
+    """Create a vault (folders and a commented config.toml).
+
+    Example: vault --vault ~/notes/vault init
+    """
+    from memory import MemoryService
+
+    vault = context.vault
+    created = MemoryService.init_vault(vault)
+    click.echo(f"{'Created' if created else 'Vault already exists at'} {vault.root}")
+
+
+@main.command()
+@click.argument("text")
+@click.option("--topic", default="", help="Topic to file it under.")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--project", default="", help="Project identity, e.g. github.com/acme/api.")
+@click.option("--session", default="", help="Session id, for temporal association.")
+@click.option("--kind", default="fact", help="preference, decision, fact, procedure, ...")
+@now_option
+@pass_context
+def jot(context: Context, text: str, topic: str, tags: tuple[str, ...], project: str,
+        session: str, kind: str, now: datetime | None) -> None:  # fmt: skip
+    """Remember a short fragment (episodic, 7-day stability); prints its id.
+
+    Example: vault jot "prefer pytest fixtures over setUp" --tag testing
+    """
+    record = context.service(now).jot(
+        text, topic=topic, tags=tags, project=project, session=session, kind=kind
+    )
+    click.echo(record.id)
+
+
+@main.command()
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--topic", default="", help="Topic to file it under.")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--project", default="", help="Project identity.")
+@now_option
+@pass_context
+def ingest(context: Context, path: Path, topic: str, tags: tuple[str, ...], project: str,
+           now: datetime | None) -> None:  # fmt: skip
+    """Make a curated memory from a Markdown or text file (re-ingest updates it).
+
+    Example: vault ingest docs/decisions/0007-use-postgres.md --topic architecture
+    """
+    record = context.service(now).ingest(path, topic=topic, tags=tags, project=project)
+    click.echo(record.id)
+
+
+@main.command()
+@click.argument("query")
+@click.option("-n", "limit", default=5, show_default=True, help="How many results.")
+@click.option("--project", default=None, help="Current project: its memories are boosted.")
+@click.option("--topic-hint", default=None, help="Boost memories of this topic.")
+@click.option("--exclude-topic", default=None, help="Leave out memories of this topic.")
+@click.option("--associative", is_flag=True, help="Show confident and activated tiers apart.")
+@click.option("--no-reinforce", is_flag=True, help="Look without strengthening what is found.")
+@click.option("--explain", is_flag=True, help="Show how each score was made.")
+@json_option
+@now_option
+@pass_context
+def recall(context: Context, query: str, limit: int, project: str | None, topic_hint: str | None,
+           exclude_topic: str | None, associative: bool, no_reinforce: bool, explain: bool,
+           as_json: bool, now: datetime | None) -> None:  # fmt: skip
+    """Find memories by meaning and keywords, ranked by similarity x strength.
+
+    Example: vault recall "how do we share test fixtures?" --associative --explain
+    """
+    from memory import RecallOptions
+
+    service = context.service(now)
+    options = RecallOptions(limit, project, topic_hint, exclude_topic, not no_reinforce)
+    if associative:
+        result = service.recall_associative(query, options)
+        emit(result.to_dict()) if as_json else click.echo(render.associative(result, explain))
+        return
+    found = service.recall(query, options)
+    emit([h.to_dict() for h in found]) if as_json else click.echo(render.hits(found, explain))
+
+
+@main.command()
+@click.argument("memory_id", metavar="ID")
+@now_option
+@pass_context
+def confirm(context: Context, memory_id: str, now: datetime | None) -> None:
+    """Confirm a hedged ("might be related") memory: stability x2.5.
+
+    Example: vault confirm 2026-11-02-pytest-fixtures-over-setup-7f3a
+    """
+    record = context.service(now).confirm_activation(memory_id)
+    click.echo(f"Confirmed {record.id}: stability {record.stability:.1f} days, tier {record.tier}")
+
+
+@main.command()
+@click.argument("memory_id", metavar="ID")
+@now_option
+@pass_context
+def reinforce(context: Context, memory_id: str, now: datetime | None) -> None:
+    """Strengthen a memory as a recall hit would: stability x1.5.
+
+    Example: vault reinforce 2026-11-02-pytest-fixtures-over-setup-7f3a
+    """
+    record = context.service(now).reinforce(memory_id)
+    click.echo(f"Reinforced {record.id}: stability {record.stability:.1f} days, tier {record.tier}")
+
+
+@main.command()
+@click.option("--dry-run", is_flag=True, help="Show what would be archived; move nothing.")
+@json_option
+@now_option
+@pass_context
+def prune(context: Context, dry_run: bool, as_json: bool, now: datetime | None) -> None:
+    """Archive memories whose strength fell under the archive floor (never deletes).
+
+    Example: vault prune --dry-run
+    """
+    items = context.service(now).prune(dry_run=dry_run)
+    if as_json:
+        emit({"dry_run": dry_run, "archived": [i.to_dict() for i in items]})
+        return
+    verb = "Would archive" if dry_run else "Archived"
+    click.echo(f"{verb} {len(items)} memories.")
+    for item in items:
+        click.echo(f"  {item.id}  (strength {item.strength:.3f})")
+
+
+@main.command()
+@click.argument("query")
+@click.option("-n", "limit", default=5, show_default=True, help="How many results.")
+@click.option("--explain", is_flag=True, help="Show how each score was made.")
+@json_option
+@now_option
+@pass_context
+def cold(context: Context, query: str, limit: int, explain: bool, as_json: bool,
+         now: datetime | None) -> None:  # fmt: skip
+    """Search only the archive (needs a specific query: similarity >= 0.6).
+
+    Example: vault cold "pytest fixtures instead of setUp/tearDown"
+    """
+    found = context.service(now).recall_cold(query, limit)
+    if as_json:
+        emit([h.to_dict() for h in found])
+    else:
+        click.echo(render.hits(found, explain, "Nothing in the archive matched closely enough."))
+
+
+@main.command()
+@click.argument("memory_id", metavar="ID")
+@now_option
+@pass_context
+def revive(context: Context, memory_id: str, now: datetime | None) -> None:
+    """Move an archived memory back to memories/.
+
+    Example: vault revive 2026-11-02-pytest-fixtures-over-setup-7f3a
+    """
+    record = context.service(now).revive_from_cold(memory_id)
+    click.echo(f"Revived {record.id} -> {record.path}")
+
+
+@main.command()
+@click.argument("memory_id", metavar="ID")
+@pass_context
+def forget(context: Context, memory_id: str) -> None:
+    """Archive a memory now (reversible with `vault revive`).
+
+    Example: vault forget 2026-11-02-pytest-fixtures-over-setup-7f3a
+    """
+    record = context.service().forget(memory_id)
+    click.echo(f"Archived {record.id} -> {record.path}")
+
+
+@main.command()
+@click.argument("memory_id", metavar="ID")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@pass_context
+def purge(context: Context, memory_id: str, yes: bool) -> None:
+    """Delete a memory for good (the only true deletion; asks first).
+
+    Example: vault purge 2026-11-02-pytest-fixtures-over-setup-7f3a --yes
+    """
+    service = context.service()
+    path = service.vault.locate(memory_id)
+    if not yes and not click.confirm(f"Delete {path} for good?", default=False):
+        raise CliError("purge cancelled; nothing was deleted")
+    service.purge(memory_id)
+    click.echo(f"Deleted {path}")
+
+
+@main.command()
+@click.argument("memory_id", metavar="ID")
+@json_option
+@now_option
+@pass_context
+def show(context: Context, memory_id: str, as_json: bool, now: datetime | None) -> None:
+    """Print one memory with its current strength.
+
+    Example: vault show 2026-11-02-pytest-fixtures-over-setup-7f3a --json
+    """
+    record, current = context.service(now).show(memory_id)
+    if as_json:
+        emit({"id": record.id, "path": str(record.path), "archived": record.archived,
+              "tier": record.tier, "kind": record.kind, "topic": record.topic,
+              "tags": list(record.tags), "project": record.project,
+              "stability": record.stability, "strength": round(current, 4),
+              "created": record.created.isoformat(), "last_access": record.last_access.isoformat(),
+              "recalls": record.recalls, "confirmations": record.confirmations,
+              "links": list(record.links), "text": record.body})  # fmt: skip
+        return
+    click.echo(f"{record.id}  ({record.path})")
+    click.echo(f"tier {record.tier}, strength {current:.3f}, stability {record.stability} days, "
+               f"recalls {record.recalls}, confirmations {record.confirmations}")  # fmt: skip
+    click.echo("")
+    click.echo(record.body.rstrip())
+
+
+@main.command(name="list")
+@click.option("--tier", type=click.Choice(["episodic", "semantic", "curated"]), default=None)
+@click.option("--archived", is_flag=True, help="List the archive instead.")
+@json_option
+@now_option
+@pass_context
+def list_(context: Context, tier: str | None, archived: bool, as_json: bool,
+          now: datetime | None) -> None:  # fmt: skip
+    """List memories, strongest first.
+
+    Example: vault list --tier semantic --json
+    """
+    items = context.service(now).list_memories(tier=tier, archived=archived)
+    emit([i.to_dict() for i in items]) if as_json else click.echo(render.listings(items))
+
+
+@main.command()
+@json_option
+@now_option
+@pass_context
+def status(context: Context, as_json: bool, now: datetime | None) -> None:
+    """Counts by tier, a strength histogram, archive size, files with problems.
+
+    Example: vault status --now 2027-06-01
+    """
+    result = context.service(now).status()
+    emit(result.to_dict()) if as_json else click.echo(render.status(result))
+    for path, reason in result.problems:
+        click.echo(f"warning: {path}: {reason}", err=True)
+
+
+@main.command()
+@click.option("--full", is_flag=True, help="Delete the index and rebuild it from the files.")
+@click.option("--check", is_flag=True, help="Print what would change; change nothing.")
+@click.option("--stats", is_flag=True, help="Print counts, sizes and the model.")
+@pass_context
+def reindex(context: Context, full: bool, check: bool, stats: bool) -> None:
+    """Bring the index in line with the files (delta sync by default).
+
+    Example: vault reindex --full
+    """
+    service = context.service()
+    index = service.index
+    if check:
+        click.echo(f"Would change: {index.check().summary()}")
+        return
+    progress = _progress_printer() if sys.stderr.isatty() else None
+    report = index.rebuild(progress=progress) if full else index.sync(progress=progress)
+    for notice in index.events.notices:
+        click.echo(f"warning: {notice}", err=True)
+    click.echo(f"{'Rebuilt' if full else 'Synced'}: {report.summary()}")
+    for path, reason in report.problems:
+        click.echo(f"warning: {path}: {reason}", err=True)
+    if stats:
+        for key, value in index.stats().items():
+            click.echo(f"  {key}: {value}")
+
+
+def _progress_printer() -> Callable[[int, int], None]:
+    def show(done: int, total: int) -> None:
+        click.echo(f"\rEmbedding {done}/{total}", nl=done >= total, err=True)
+
+    return show
+
+
+@main.command()
+@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to build the demo vault (default: a new temporary folder).")  # fmt: skip
+def demo(folder: Path | None) -> None:
+    """Build a small demo vault on the real model and walk through the recall tiers.
+
+    Example: vault demo --dir /tmp/vault-demo
+    """
+    from hooks.demo import run_demo
+
+    run_demo(folder, click.echo)
+
+
+if __name__ == "__main__":
+    main()

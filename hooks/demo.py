@@ -1,0 +1,83 @@
+"""`vault demo`: a small vault on the real model, walked through the seed story.
+
+Day 1 in project-a a preference is captured; day 19 in project-b a related
+question brings it back hedged; the person confirms it; months later prune
+archives what was never used and cold recall still finds it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import textwrap
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+
+from memory import MemoryService, RecallOptions
+from vault import Vault, fixed_clock, load_settings, parse_time
+
+START = parse_time("2026-01-05T09:00:00Z")
+STORY = (
+    "let's always use pytest fixtures instead of setUp/tearDown for this codebase — tried "
+    "unittest style on a past project and sharing fixtures across test files was a pain."
+)
+QUESTION = "should I use TestCase.setUp() here or something else?"
+# (day, project, kind, text)
+MEMORIES = (
+    (1, "github.com/acme/project-a", "preference", STORY),
+    (1, "github.com/acme/project-a", "decision", "We decided to deploy project-a with blue/green releases on Fly.io."),
+    (2, "github.com/acme/project-a", "fact", "The staging database is refreshed from production every Sunday night."),
+    (3, "", "preference", "Keep commit messages in the imperative mood, under 72 characters."),
+    (5, "github.com/acme/billing", "decision", "Billing amounts are stored as integer cents, never floats."),
+    (8, "github.com/acme/billing", "fact", "Stripe webhooks are verified with the signing secret from the vault."),
+    (12, "", "preference", "Use ruff for both linting and formatting; black is no longer needed."),
+    (16, "github.com/acme/project-b", "fact", "project-b targets Python 3.11 because of the Lambda runtime."),
+)  # fmt: skip
+
+
+def run_demo(folder: Path | None, echo: Callable[[str], None]) -> Path:
+    root = folder or Path(tempfile.mkdtemp(prefix="vault-demo-")) / "vault"
+    vault = Vault(root)
+    MemoryService.init_vault(vault)
+    settings = load_settings(vault.config_path, os.environ)
+    service = MemoryService(vault, settings, clock=fixed_clock(START))
+
+    def at(day: float) -> None:
+        service.clock = fixed_clock(START + timedelta(days=day))
+
+    echo(f"Demo vault: {root}  (real model, real FAISS + FTS5 index)\n")
+    story_id = ""
+    for day, project, kind, text in MEMORIES:
+        at(day)
+        record = service.jot(text, project=project, kind=kind, source="demo")
+        story_id = story_id or record.id
+        echo(f"day {day:>2}  jot  {record.id}")
+
+    at(19)
+    echo(f'\nDay 19, project-b asks: "{QUESTION}"')
+    result = service.recall_associative(QUESTION, RecallOptions(project="github.com/acme/project-b"))
+    for label, hits in (("confident", result.confident), ("might be related", result.activated)):
+        echo(f"  {label}:")
+        for hit in hits or []:
+            echo(f"    {hit.id}  (strength {hit.strength:.2f}, similarity {hit.similarity:.2f})")
+            echo(textwrap.indent(textwrap.fill(hit.text, 76), "      "))
+        if not hits:
+            echo("    (none)")
+    before = service.show(story_id)[0].stability
+    after = service.confirm_activation(story_id).stability
+    echo(f'\nThe person says "yeah, still applies": stability {before:.1f} -> {after:.1f} days')
+
+    at(120)
+    archived = service.prune()
+    echo(f"\nDay 120, prune archives {len(archived)} memories nobody used (files kept in archive/):")
+    for item in archived:
+        echo(f"    {item.id}")
+    cold = service.recall_cold("integer cents for billing amounts instead of floats")
+    echo("  cold recall 'integer cents for billing amounts instead of floats':")
+    for hit in cold:
+        echo(f"    {hit.id}  (similarity {hit.similarity:.2f})")
+    status = service.status()
+    echo(f"\nActive: {status.active}; archived: {status.archived}")
+    echo(f"Browse the files: ls {root}/memories {root}/archive")
+    return root

@@ -1,0 +1,43 @@
+"""One place that maps library errors to CLI exit codes and one-line messages.
+
+Exit codes: 1 general, 2 usage (click), 3 vault invalid, 4 index missing or
+stale, 5 daemon down.
+"""
+
+from __future__ import annotations
+
+import click
+
+from indexer import IndexerError, ModelUnavailableError
+from memory import RecallError
+from vault import BrokenFileError, InvalidIdError, MemoryNotFoundError, VaultError
+
+
+class CliError(click.ClickException):
+    exit_code = 1
+
+
+class VaultInvalid(CliError):
+    exit_code = 3
+
+
+class IndexUnavailable(CliError):
+    exit_code = 4
+
+
+class DaemonDown(CliError):
+    exit_code = 5
+
+
+def to_cli_error(exc: Exception) -> click.ClickException:
+    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if isinstance(exc, (InvalidIdError, MemoryNotFoundError, RecallError)):
+        return CliError(message)
+    if isinstance(exc, (BrokenFileError, VaultError)):
+        return VaultInvalid(message)
+    if isinstance(exc, (ModelUnavailableError, IndexerError)):
+        return IndexUnavailable(message)
+    return CliError(message)
+
+
+HANDLED = (VaultError, IndexerError, RecallError, OSError)

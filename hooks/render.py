@@ -1,0 +1,74 @@
+"""Plain-text rendering of service results for the terminal."""
+
+from __future__ import annotations
+
+import textwrap
+
+from memory import Associative, Hit, Listing, Status
+
+
+def age(days: float) -> str:
+    if days < 1:
+        return "today"
+    if days < 60:
+        return f"{days:.0f}d ago"
+    if days < 730:
+        return f"{days / 30.4:.0f}mo ago"
+    return f"{days / 365:.1f}y ago"
+
+
+def hit_lines(hit: Hit, explain: bool) -> list[str]:
+    head = (
+        f"{hit.id}  [{hit.tier}, {age(hit.age_days)}, strength {hit.strength:.2f}, "
+        f"score {hit.score:.3f}{', reinforced' if hit.reinforced else ''}]"
+    )
+    body = textwrap.indent(textwrap.shorten(hit.text, 400, placeholder=" ..."), "    ")
+    lines = [head, body]
+    if explain:
+        lines.append(f"    why: {hit.reason}")
+    return lines
+
+
+def hits(found: list[Hit], explain: bool, empty: str = "No memories matched.") -> str:
+    if not found:
+        return empty
+    return "\n".join(line for hit in found for line in hit_lines(hit, explain))
+
+
+def associative(result: Associative, explain: bool) -> str:
+    parts = ["Confident (stated as fact, reinforced):"]
+    parts.append(textwrap.indent(hits(result.confident, explain, "(none)"), "  "))
+    parts.append("Might be related (hedged, not reinforced; `vault confirm ID` if it still holds):")
+    parts.append(textwrap.indent(hits(result.activated, explain, "(none)"), "  "))
+    return "\n".join(parts)
+
+
+def listings(items: list[Listing]) -> str:
+    if not items:
+        return "No memories."
+    return "\n".join(
+        f"{i.strength:5.2f}  {i.tier:9} {i.id}  {textwrap.shorten(i.preview, 60, placeholder='...')}"
+        for i in items
+    )
+
+
+def status(result: Status) -> str:
+    total = sum(result.active.values())
+    lines = [f"Vault: {result.vault}", f"Active memories: {total}"]
+    lines += [f"  {tier:9} {count}" for tier, count in result.active.items()]
+    lines.append(f"Archived: {result.archived} ({result.archive_bytes:,} bytes)")
+    lines.append("Strength of active memories:")
+    widest = max((count for _, count in result.histogram), default=0) or 1
+    for label, count in result.histogram:
+        lines.append(f"  {label}  {'#' * round(30 * count / widest):30} {count}")
+    index = result.index
+    lines.append(
+        f"Index: {index.get('memories', 0)} memories, {index.get('vectors', 0)} vectors, "
+        f"model {index.get('model')}"
+    )
+    if result.problems:
+        lines.append(f"Files with problems ({len(result.problems)}):")
+        lines += [f"  {path}: {reason}" for path, reason in result.problems]
+    else:
+        lines.append("Files with problems: none")
+    return "\n".join(lines)

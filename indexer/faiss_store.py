@@ -1,0 +1,87 @@
+"""The vector store: FAISS inner product over unit vectors, stable int64 ids.
+
+Ids come from `vector_ids.vector_id`. The file is written atomically; a file that does not load
+or does not match the catalog is reported as corrupt.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import faiss
+import numpy as np
+
+from indexer.errors import CorruptIndexError
+
+
+class VectorStore:
+    def __init__(self, path: Path, dimension: int) -> None:
+        self.path = path
+        self.dimension = dimension
+        self.index: Any = faiss.IndexIDMap2(faiss.IndexFlatIP(dimension))
+        self.dirty = False
+
+    @classmethod
+    def load(cls, path: Path, dimension: int) -> VectorStore:
+        store = cls(path, dimension)
+        if not path.exists():
+            return store
+        try:
+            index = faiss.read_index(str(path))
+        except RuntimeError as exc:
+            raise CorruptIndexError(f"{path} does not load ({str(exc).splitlines()[0]})") from exc
+        if index.d != dimension or not isinstance(index, faiss.IndexIDMap2):
+            raise CorruptIndexError(f"{path} holds {index.d}-d vectors, expected {dimension}")
+        store.index = index
+        return store
+
+    @property
+    def count(self) -> int:
+        return int(self.index.ntotal)
+
+    def ids(self) -> set[int]:
+        return set(faiss.vector_to_array(self.index.id_map).tolist())
+
+    def add(self, ids: list[int], vectors: np.ndarray) -> None:
+        if ids:
+            self.index.add_with_ids(vectors, np.asarray(ids, dtype=np.int64))
+            self.dirty = True
+
+    def remove(self, ids: Iterable[int]) -> None:
+        wanted = np.asarray(sorted(set(ids)), dtype=np.int64)
+        if wanted.size:
+            self.index.remove_ids(faiss.IDSelectorBatch(wanted))
+            self.dirty = True
+
+    def search(
+        self, query: np.ndarray, k: int, allowed: Iterable[int] | None = None
+    ) -> list[tuple[int, float]]:
+        if self.count == 0 or k <= 0:
+            return []
+        params = None
+        if allowed is not None:
+            allowed_ids = np.asarray(list(allowed), dtype=np.int64)
+            if allowed_ids.size == 0:
+                return []
+            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(allowed_ids))
+        scores, ids = self.index.search(query.reshape(1, -1), min(k, self.count), params=params)
+        return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i != -1]
+
+    def vectors_for(self, ids: list[int]) -> np.ndarray:
+        return np.vstack([self.index.reconstruct(int(i)) for i in ids])
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".vectors.", suffix=".tmp")
+        os.close(fd)
+        try:
+            faiss.write_index(self.index, tmp)
+            os.replace(tmp, self.path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        self.dirty = False

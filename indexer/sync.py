@@ -1,0 +1,256 @@
+"""Delta sync: bring the catalog and vectors in line with the files.
+
+`changed_paths` finds what differs by stat alone (unchanged files are never
+read). `apply` reconciles a list of paths: a new or edited body is embedded, a
+frontmatter-only change updates the manifest, a move keeps its vectors, a
+missing file is removed, a broken file is recorded as a problem.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from indexer.catalog import Catalog, ManifestRow
+from indexer.chunking import chunk_words
+from indexer.embedder import Embedder
+from indexer.vector_ids import vector_id
+from vault import BrokenFileError, MemoryNotFoundError, MemoryRecord, MemoryStore, Vault, format_time
+
+if TYPE_CHECKING:
+    from indexer.faiss_store import VectorStore
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class SyncReport:
+    added: list[str] = field(default_factory=list)
+    reembedded: list[str] = field(default_factory=list)
+    metadata: list[str] = field(default_factory=list)
+    moved: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    deferred: list[str] = field(default_factory=list)
+    problems: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def changed(self) -> int:
+        return sum(
+            len(x) for x in (self.added, self.reembedded, self.metadata, self.moved, self.removed)
+        )
+
+    def summary(self) -> str:
+        parts = [
+            f"{len(self.added)} added",
+            f"{len(self.reembedded)} re-embedded",
+            f"{len(self.metadata)} metadata-only",
+            f"{len(self.moved)} moved",
+            f"{len(self.removed)} removed",
+        ]
+        if self.problems:
+            parts.append(f"{len(self.problems)} with problems")
+        if self.deferred:
+            parts.append(f"{len(self.deferred)} awaiting embedding")
+        return ", ".join(parts)
+
+
+def body_hash(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def changed_paths(vault: Vault, catalog: Catalog) -> list[Path]:
+    """Paths whose (mtime_ns, size) differ from the manifest, plus vanished ones."""
+    known = catalog.stats_by_path()
+    known_problems = catalog.problem_stats()
+    changed: list[Path] = []
+    seen: set[str] = set()
+    root = str(vault.root) + os.sep
+    for path in vault.memory_files():
+        relative = str(path)[len(root) :].replace(os.sep, "/")
+        seen.add(relative)
+        try:
+            stat = os.stat(path)
+        except FileNotFoundError:
+            continue
+        signature = (stat.st_mtime_ns, stat.st_size)
+        if known.get(relative) != signature and known_problems.get(relative) != signature:
+            changed.append(path)
+    for relative in (set(known) | set(known_problems)) - seen:
+        changed.append(vault.root / relative)
+    return changed
+
+
+class Syncer:
+    def __init__(
+        self,
+        vault: Vault,
+        catalog: Catalog,
+        vectors: VectorStore,
+        embedder: Embedder,
+        chunk_size: int = 400,
+        chunk_overlap: int = 80,
+    ) -> None:
+        self.vault = vault
+        self.store = MemoryStore(vault)
+        self.catalog = catalog
+        self.vectors = vectors
+        self.embedder = embedder
+        self.chunk_size = chunk_size
+        self.chunk_overlap = chunk_overlap
+
+    def apply(
+        self,
+        paths: Iterable[Path],
+        allow_embed: bool = True,
+        dry_run: bool = False,
+        progress: Progress | None = None,
+    ) -> SyncReport:
+        report = SyncReport()
+        unique = list(dict.fromkeys(paths))
+        present = [p for p in unique if p.is_file()]
+        missing = [p for p in unique if not p.is_file()]
+        missing_relative = {self.vault.relative(p) for p in missing}
+        to_embed: list[tuple[MemoryRecord, ManifestRow, bool]] = []
+        if not dry_run:
+            self.catalog.transaction()
+        try:
+            for path in present:
+                self._reconcile_present(path, missing_relative, report, to_embed, dry_run)
+            for path in missing:
+                self._reconcile_missing(path, report, dry_run)
+            if to_embed and allow_embed and not dry_run:
+                self._embed(to_embed, progress)
+            for record, _, is_new in to_embed:
+                if not allow_embed:
+                    report.deferred.append(record.id)
+                elif is_new:
+                    report.added.append(record.id)
+                else:
+                    report.reembedded.append(record.id)
+            if not dry_run:
+                self.catalog.commit()
+        except BaseException:
+            if not dry_run:
+                self.catalog.rollback()
+            raise
+        return report
+
+    def _reconcile_present(
+        self,
+        path: Path,
+        missing_relative: set[str],
+        report: SyncReport,
+        to_embed: list[tuple[MemoryRecord, ManifestRow, bool]],
+        dry_run: bool,
+    ) -> None:
+        relative = self.vault.relative(path)
+        stat = os.stat(path)
+        existing = self.catalog.row_by_path(relative)
+        if existing and (existing.mtime_ns, existing.size) == (stat.st_mtime_ns, stat.st_size):
+            return
+        try:
+            record = self.store.read_path(path)
+        except MemoryNotFoundError:
+            return
+        except BrokenFileError as exc:
+            report.problems.append((relative, exc.reason))
+            if not dry_run:
+                self.catalog.set_problem(relative, stat.st_mtime_ns, stat.st_size, exc.reason)
+                if existing:
+                    self.vectors.remove(self.catalog.delete(existing.id))
+            return
+        if not dry_run:
+            self.catalog.clear_problem(relative)
+        by_id = self.catalog.row(record.id)
+        if (
+            by_id is not None
+            and by_id.path != relative
+            and by_id.path not in missing_relative
+            and (self.vault.root / by_id.path).is_file()
+        ):
+            reason = f"duplicate id: {by_id.path} has the same file name"
+            report.problems.append((relative, reason))
+            if not dry_run:
+                self.catalog.set_problem(relative, stat.st_mtime_ns, stat.st_size, reason)
+            return
+        row = manifest_row(record, relative, stat, body_hash(record.body))
+        if by_id is not None and by_id.body_hash == row.body_hash:
+            (report.moved if by_id.path != relative else report.metadata).append(record.id)
+            if not dry_run:
+                if existing is not None and existing.id != record.id:
+                    self.vectors.remove(self.catalog.delete(existing.id))
+                self.catalog.upsert_row(row)
+                if by_id.tags != row.tags:
+                    self.catalog.set_text(record.id, record.body, record.tags)
+            return
+        if existing is not None and existing.id != record.id and not dry_run:
+            self.vectors.remove(self.catalog.delete(existing.id))
+        to_embed.append((record, row, by_id is None))
+
+    def _reconcile_missing(self, path: Path, report: SyncReport, dry_run: bool) -> None:
+        relative = self.vault.relative(path)
+        if not dry_run:
+            self.catalog.clear_problem(relative)
+        row = self.catalog.row_by_path(relative)
+        if row is None:
+            return
+        report.removed.append(row.id)
+        if not dry_run:
+            self.vectors.remove(self.catalog.delete(row.id))
+
+    def _embed(
+        self, items: list[tuple[MemoryRecord, ManifestRow, bool]], progress: Progress | None
+    ) -> None:
+        batch = 256
+        for start in range(0, len(items), batch):
+            part = items[start : start + batch]
+            texts: list[str] = []
+            owners: list[tuple[str, int]] = []
+            for record, _, _ in part:
+                for number, chunk in enumerate(
+                    chunk_words(record.body, self.chunk_size, self.chunk_overlap)
+                ):
+                    texts.append(chunk)
+                    owners.append((record.id, number))
+            vectors = self.embedder.encode(texts)
+            for record, row, _ in part:
+                self.vectors.remove(self.catalog.vector_ids(record.id))
+                self.catalog.upsert_row(row)
+                self.catalog.set_text(record.id, record.body, record.tags)
+            ids = [vector_id(memory_id, number) for memory_id, number in owners]
+            self.vectors.add(ids, vectors)
+            for record, _, _ in part:
+                self.catalog.set_chunks(
+                    record.id, [i for i, (m, _) in zip(ids, owners, strict=True) if m == record.id]
+                )
+            if progress is not None:
+                progress(min(start + batch, len(items)), len(items))
+
+
+def manifest_row(record: MemoryRecord, relative: str, stat: os.stat_result, digest: str) -> ManifestRow:
+    return ManifestRow(
+        id=record.id,
+        path=relative,
+        archived=record.archived,
+        mtime_ns=stat.st_mtime_ns,
+        size=stat.st_size,
+        body_hash=digest,
+        created=format_time(record.created),
+        last_access=format_time(record.last_access),
+        stability=record.stability,
+        tier=record.tier,
+        kind=record.kind,
+        topic=record.topic,
+        tags=record.tags,
+        project=record.project,
+        session=record.session,
+        source=record.source,
+        recalls=record.recalls,
+        confirmations=record.confirmations,
+        salience=record.salience,
+        links=record.links,
+    )

@@ -1,0 +1,46 @@
+"""Strength, reinforcement and consolidation as pure functions.
+
+`strength = exp(-days_since_access / stability)`, computed at query time and
+never stored. A reinforcement multiplies stability (capped at 10x the tier's
+base); an episodic memory that reaches its cap consolidates into a semantic one
+with the semantic base stability. No file, clock or environment is read here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+from memory.config import MemoryConfig
+
+SECONDS_PER_DAY = 86_400.0
+
+
+def days_between(earlier: datetime, now: datetime) -> float:
+    return max(0.0, (now - earlier).total_seconds() / SECONDS_PER_DAY)
+
+
+def strength(days_since_access: float, stability: float) -> float:
+    return math.exp(-max(0.0, days_since_access) / stability)
+
+
+def days_until(threshold: float, stability: float) -> float:
+    """Days of silence after which strength falls to `threshold`."""
+    return -math.log(threshold) * stability
+
+
+@dataclass(frozen=True)
+class Reinforced:
+    stability: float
+    tier: str
+    consolidated: bool
+
+
+def reinforce(stability: float | None, tier: str, factor: float, config: MemoryConfig) -> Reinforced:
+    current = stability or config.base_stability(tier)
+    cap = config.stability_cap(tier)
+    grown = min(current * factor, cap)
+    if tier == "episodic" and grown >= cap * (1 - 1e-9):
+        return Reinforced(config.semantic_base_stability, "semantic", True)
+    return Reinforced(grown, tier, False)

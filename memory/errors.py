@@ -1,0 +1,7 @@
+"""Errors of the memory model."""
+
+from __future__ import annotations
+
+
+class RecallError(Exception):
+    """Base class for errors of the memory model (bad input to the service)."""

@@ -1,0 +1,94 @@
+"""What the service hands back: recall hits, the two associative tiers, status."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    text: str
+    path: str
+    tier: str  # episodic | semantic | curated
+    kind: str
+    topic: str
+    tags: tuple[str, ...]
+    project: str
+    created: str
+    last_access: str
+    stability: float
+    strength: float
+    similarity: float
+    cosine: float
+    keyword: float
+    boost: float
+    score: float
+    age_days: float
+    recall_tier: str  # confident | activated | recall | cold
+    reason: str
+    reinforced: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["tags"] = list(self.tags)
+        for key in ("stability", "strength", "similarity", "cosine", "keyword", "score"):
+            data[key] = round(data[key], 4)
+        data["age_days"] = round(self.age_days, 1)
+        return data
+
+
+@dataclass(frozen=True)
+class Associative:
+    confident: list[Hit]
+    activated: list[Hit]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "confident": [h.to_dict() for h in self.confident],
+            "activated": [h.to_dict() for h in self.activated],
+        }
+
+
+@dataclass(frozen=True)
+class Listing:
+    id: str
+    path: str
+    tier: str
+    kind: str
+    topic: str
+    project: str
+    archived: bool
+    strength: float
+    stability: float
+    last_access: str
+    preview: str
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["strength"] = round(self.strength, 4)
+        data["stability"] = round(self.stability, 3)
+        return data
+
+
+@dataclass(frozen=True)
+class Status:
+    vault: str
+    active: dict[str, int]
+    archived: int
+    archive_bytes: int
+    histogram: list[tuple[str, int]]
+    problems: list[tuple[str, str]]
+    index: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "vault": self.vault,
+            "active": self.active,
+            "archived": self.archived,
+            "archive_bytes": self.archive_bytes,
+            "strength_histogram": dict(self.histogram),
+            "problems": [{"path": p, "reason": r} for p, r in self.problems],
+            "index": self.index,
+        }
