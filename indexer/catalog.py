@@ -85,7 +85,9 @@ class Catalog:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            self.db = sqlite3.connect(path, timeout=30, isolation_level=None)
+            self.db = sqlite3.connect(
+                path, timeout=30, isolation_level=None, check_same_thread=False
+            )
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(_SCHEMA)

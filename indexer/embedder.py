@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     import numpy as np
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
+# Loaded models, shared by every embedder of the process (the daemon, tests).
+_LOADED: dict[str, Any] = {}
+_LOAD_LOCK = threading.Lock()
 DEFAULT_DIMENSION = 384
 
 
@@ -52,7 +55,6 @@ class SentenceTransformerEmbedder:
         self._batch_size = batch_size
         self._threads = threads
         self._model: Any = None
-        self._lock = threading.Lock()
         self.encoded_texts = 0
 
     @property
@@ -60,7 +62,9 @@ class SentenceTransformerEmbedder:
         return self._model is not None
 
     def _load(self) -> Any:
-        with self._lock:
+        with _LOAD_LOCK:
+            if self._model is None and self._source in _LOADED:
+                self._model = _LOADED[self._source]
             if self._model is None:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
@@ -79,6 +83,7 @@ class SentenceTransformerEmbedder:
                     raise ModelUnavailableError(
                         f"cannot load embedding model {source!r} offline: {exc}"
                     ) from exc
+                _LOADED[self._source] = self._model
             return self._model
 
     @property

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -81,25 +82,27 @@ class VaultIndex:
         self._vectors: VectorStore | None = None
         self._generation: str | None = None
         self._lock_depth = 0
+        self._mutex = threading.RLock()
 
     # Files ---------------------------------------------------------------
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
-        """The index write lock, re-entrant within this object."""
-        if self._lock_depth:
-            self._lock_depth += 1
-            try:
-                yield
-            finally:
-                self._lock_depth -= 1
-            return
-        with file_lock(self.lock_path):
-            self._lock_depth = 1
-            try:
-                yield
-            finally:
-                self._lock_depth = 0
+        """The index write lock: across processes (flock) and threads (RLock)."""
+        with self._mutex:
+            if self._lock_depth:
+                self._lock_depth += 1
+                try:
+                    yield
+                finally:
+                    self._lock_depth -= 1
+                return
+            with file_lock(self.lock_path):
+                self._lock_depth = 1
+                try:
+                    yield
+                finally:
+                    self._lock_depth = 0
 
     @property
     def catalog_path(self) -> Path:
@@ -186,10 +189,11 @@ class VaultIndex:
     # Sync ----------------------------------------------------------------
 
     def _syncer(self) -> Syncer:
+        vectors = self.vectors  # first: loading may rebuild (and replace) the catalog
         return Syncer(
             self.vault,
             self.catalog,
-            self.vectors,
+            vectors,
             self.embedder,
             self.settings["chunk_words"],
             self.settings["chunk_overlap"],
@@ -199,7 +203,7 @@ class VaultIndex:
         """Delta sync of the whole vault (cheap when nothing changed)."""
         with self._locked():
             syncer = self._syncer()
-            paths = changed_paths(self.vault, self.catalog)
+            paths = changed_paths(self.vault, syncer.catalog)
             if not paths:
                 return SyncReport()
             report = syncer.apply(paths, allow_embed=allow_embed, progress=progress)
@@ -218,7 +222,7 @@ class VaultIndex:
         """What a sync would do; changes nothing."""
         with self._locked():
             syncer = self._syncer()
-            return syncer.apply(changed_paths(self.vault, self.catalog), dry_run=True)
+            return syncer.apply(changed_paths(self.vault, syncer.catalog), dry_run=True)
 
     def rebuild(self, progress: Progress | None = None) -> SyncReport:
         with self._locked():
@@ -240,24 +244,32 @@ class VaultIndex:
     # Reads ---------------------------------------------------------------
 
     def rows(self, archived: bool | None = None) -> list[ManifestRow]:
-        return self.catalog.rows(archived)
+        with self._mutex:
+            return self.catalog.rows(archived)
 
     def row(self, memory_id: str) -> ManifestRow | None:
-        return self.catalog.row(memory_id)
+        with self._mutex:
+            return self.catalog.row(memory_id)
 
     def body(self, memory_id: str) -> str:
-        return self.catalog.body(memory_id)
+        with self._mutex:
+            return self.catalog.body(memory_id)
 
     def problems(self) -> list[tuple[str, str]]:
-        return self.catalog.problems()
+        with self._mutex:
+            return self.catalog.problems()
 
     def search(self, query: str, k: int = 10, filters: Filters | None = None) -> list[Candidate]:
         """Hybrid search: vector top-k and FTS5 top-k, fused, best first."""
+        with self._mutex:
+            return self._search(query, k, filters)
+
+    def _search(self, query: str, k: int, filters: Filters | None) -> list[Candidate]:
         import numpy as np
 
         filters = filters or Filters()
+        vectors = self.vectors  # first: loading may rebuild (and replace) the catalog
         catalog = self.catalog
-        vectors = self.vectors
         pool = max(50, 10 * k)
         allowed_vectors: dict[int, str] | None = None
         if filters.narrows:
@@ -296,10 +308,15 @@ class VaultIndex:
         return candidates
 
     def stats(self) -> dict[str, object]:
+        with self._mutex:
+            return self._stats()
+
+    def _stats(self) -> dict[str, object]:
+        vectors = self.vectors.count
         counts = self.catalog.counts()
         return {
             **counts,
-            "vectors": self.vectors.count,
+            "vectors": vectors,
             "model": self.catalog.get_meta("model"),
             "dimension": int(self.catalog.get_meta("dimension") or 0),
             "catalog_bytes": _size(self.catalog_path),

@@ -9,7 +9,6 @@ new file. Nothing here touches the disk.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -83,7 +82,8 @@ def render_value(value: Any) -> str:
     text = str(value)
     if _PLAIN_SAFE.match(text) and _loads_back(text) == text:
         return text
-    return json.dumps(text, ensure_ascii=False)
+    dumped = yaml.safe_dump(text, default_style='"', width=2**30, allow_unicode=True)
+    return dumped.removesuffix("\n...\n").rstrip("\n")
 
 
 def _loads_back(text: str) -> Any:

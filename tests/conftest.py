@@ -1,0 +1,85 @@
+"""Shared fixtures: a vault under tmp_path, an injected clock, the real model once."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from indexer import SentenceTransformerEmbedder, VaultIndex
+from memory import MemoryService
+from vault import Vault, load_settings, parse_time
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+T0 = parse_time("2026-01-01T09:00:00Z")
+
+
+class FakeClock:
+    def __init__(self, start: datetime = T0) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, days: float = 0, **kwargs: float) -> None:
+        self.now = self.now + timedelta(days=days, **kwargs)
+
+    def at_day(self, days: float) -> None:
+        self.now = T0 + timedelta(days=days)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VAULT_HOME", str(tmp_path / "vault"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "home" / ".config"))
+    monkeypatch.delenv("VAULT_NOW", raising=False)
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Vault:
+    v = Vault(tmp_path / "vault")
+    MemoryService.init_vault(v)
+    return v
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture(scope="session")
+def embedder() -> SentenceTransformerEmbedder:
+    """The real all-MiniLM-L6-v2, loaded once for the whole session."""
+    model = SentenceTransformerEmbedder()
+    model.encode(["warm up"])
+    return model
+
+
+ServiceFactory = Callable[..., MemoryService]
+
+
+@pytest.fixture
+def make_service(
+    vault: Vault, clock: FakeClock, embedder: SentenceTransformerEmbedder
+) -> Iterator[ServiceFactory]:
+    made: list[MemoryService] = []
+
+    def factory(**env: str) -> MemoryService:
+        settings = load_settings(vault.config_path, env)
+        index = VaultIndex(vault, settings, embedder=embedder)
+        service = MemoryService(vault, settings, clock=clock, index=index)
+        made.append(service)
+        return service
+
+    yield factory
+    for service in made:
+        service.index.close()
+
+
+@pytest.fixture
+def service(make_service: ServiceFactory) -> MemoryService:
+    return make_service()

@@ -1,0 +1,144 @@
+"""The seed-000 timeline and story on real files, the real model and index."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory import MemoryService, RecallOptions
+from tests.conftest import FakeClock, ServiceFactory
+
+pytestmark = pytest.mark.model
+
+STORY = (
+    "let's always use pytest fixtures instead of setUp/tearDown for this codebase — tried "
+    "unittest style on a past project and sharing fixtures across test files was a pain."
+)
+QUESTION = "should I use TestCase.setUp() here or something else?"
+UNRELATED = (
+    "The staging database is refreshed from production every Sunday night.",
+    "Billing amounts are stored as integer cents, never floats.",
+    "Keep commit messages in the imperative mood, under 72 characters.",
+    "The deploy script needs the AWS region eu-west-1.",
+)
+PEEK = RecallOptions(reinforce=False)
+
+
+def ids(hits: list) -> list[str]:  # type: ignore[type-arg]
+    return [h.id for h in hits]
+
+
+def test_fresh_jot_is_recalled_on_day_15_hidden_on_17_archived_by_day_28(
+    service: MemoryService, clock: FakeClock
+) -> None:
+    memory = service.jot(STORY)
+    original_body = memory.path.read_text().split("---\n", 2)[2]
+    clock.at_day(15)
+    assert memory.id in ids(service.recall("pytest fixtures instead of setUp", PEEK))
+    clock.at_day(17)
+    assert memory.id not in ids(service.recall("pytest fixtures instead of setUp", PEEK))
+    clock.at_day(26)
+    assert service.prune() == []
+    assert memory.path.exists()
+    clock.at_day(28)
+    assert ids(service.prune()) == [memory.id]  # type: ignore[arg-type]
+    archived = service.vault.archive_dir / memory.path.name
+    assert not memory.path.exists()
+    assert archived.read_text().split("---\n", 2)[2] == original_body
+
+
+def test_six_recalls_make_it_semantic_which_lasts_months(
+    service: MemoryService, clock: FakeClock
+) -> None:
+    memory = service.jot(STORY)
+    query = "pytest fixtures instead of setUp and tearDown"
+    for day in range(1, 7):
+        clock.at_day(day)
+        assert ids(service.recall(query)) == [memory.id]
+    record, _ = service.show(memory.id)
+    assert (record.tier, record.stability, record.recalls) == ("semantic", 90.0, 6)
+    months = 30.44
+    for months_later, visible in ((6.5, True), (7.5, False)):
+        clock.at_day(6 + months_later * months)
+        assert (memory.id in ids(service.recall(query, PEEK))) is visible
+    clock.at_day(6 + 11 * months)
+    assert service.prune(dry_run=True) == []
+    clock.at_day(6 + 12 * months)
+    assert ids(service.prune()) == [memory.id]  # type: ignore[arg-type]
+
+
+def test_story_day_19_rings_a_bell_then_confirmation_grows_stability(
+    service: MemoryService, clock: FakeClock
+) -> None:
+    memory = service.jot(STORY, project="project-a")
+    for text in UNRELATED:
+        service.jot(text, project="project-a")
+    clock.at_day(19)
+    result = service.recall_associative(QUESTION, RecallOptions(project="project-b"))
+    assert ids(result.confident) == []
+    assert ids(result.activated) == [memory.id]
+    assert service.show(memory.id)[0].stability == 7.0  # not reinforced
+    confirmed = service.confirm_activation(memory.id)
+    assert confirmed.stability == pytest.approx(17.5)
+    assert confirmed.confirmations == 1
+
+
+def test_confident_hits_reinforce_1_5x_and_denial_changes_nothing(
+    service: MemoryService, clock: FakeClock
+) -> None:
+    memory = service.jot(STORY)
+    clock.at_day(1)
+    result = service.recall_associative("pytest fixtures instead of setUp/tearDown in this codebase")
+    assert ids(result.confident) == [memory.id]
+    assert service.show(memory.id)[0].stability == pytest.approx(10.5)
+    before = memory.path.read_bytes()
+    clock.at_day(2)
+    service.recall_associative(QUESTION, PEEK)  # shown, not confirmed: a denial
+    assert memory.path.read_bytes() == before
+
+
+def test_cold_recall_needs_a_specific_query_and_revive_brings_it_back(
+    service: MemoryService, clock: FakeClock
+) -> None:
+    memory = service.jot("Billing amounts are stored as integer cents, never floats.")
+    service.jot(STORY)
+    clock.at_day(40)
+    assert len(service.prune()) == 2
+    assert ids(service.recall_cold("billing amounts stored as integer cents not floats")) == [
+        memory.id
+    ]
+    assert service.recall_cold("money") == []
+    revived = service.revive_from_cold(memory.id)
+    assert revived.path.parent == service.vault.memories_dir
+    assert memory.id in ids(service.recall("integer cents for billing", PEEK))
+
+
+def test_forget_archives_and_purge_deletes(service: MemoryService) -> None:
+    memory = service.jot(STORY)
+    service.forget(memory.id)
+    assert service.recall("pytest fixtures", PEEK) == []
+    path = service.vault.archive_dir / memory.path.name
+    assert path.exists()
+    service.purge(memory.id)
+    assert not path.exists()
+    assert service.recall_cold(STORY) == []
+
+
+def test_ingest_makes_a_curated_memory_and_reingest_updates_it(
+    service: MemoryService, tmp_path, clock: FakeClock
+) -> None:
+    note = tmp_path / "adr-0007.md"
+    note.write_text("# Use Postgres\n\nWe chose PostgreSQL 16 for billing.\n")
+    record = service.ingest(note, topic="architecture")
+    assert (record.tier, record.source_path, record.topic) == ("curated", str(note), "architecture")
+    assert "PostgreSQL 16" in record.body
+    note.write_text("# Use Postgres\n\nWe chose PostgreSQL 17 for billing.\n")
+    again = service.ingest(note)
+    assert again.id == record.id
+    hits = service.recall("which PostgreSQL version for billing", PEEK)
+    assert [h.text.count("17") for h in hits] == [1]
+
+
+def test_config_overrides_change_the_model(make_service: ServiceFactory, clock: FakeClock) -> None:
+    service = make_service(VAULT_EPISODIC_BASE_STABILITY="14")
+    memory = service.jot(STORY)
+    assert service.show(memory.id)[0].stability == 14.0

@@ -1,0 +1,95 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vault import frontmatter, parse_time
+from vault.frontmatter import FrontmatterError
+
+HAND_WRITTEN = """---
+id: note
+# a person's comment stays
+aliases: [Fixtures, "setUp vs fixtures"]
+custom_block:
+  nested: {a: 1, b: [x, y]}   # trailing comment
+stability: 7.0
+tags:
+  - testing
+  - pytest
+last_access: 2026-01-01T09:00:00Z
+recalls: 0
+cssclass: wide
+---
+# Heading
+
+Body with   odd  spacing,\ttabs and trailing spaces   
+
+- a list
+"""
+
+
+def _without_owned(text: str, owned: set[str]) -> list[str]:
+    keep = []
+    for line in text.splitlines():
+        key = line.split(":", 1)[0]
+        if key not in owned and not line.startswith("  - "):
+            keep.append(line)
+    return keep
+
+
+def test_update_keeps_unknown_keys_comments_and_body_byte_identical() -> None:
+    text = HAND_WRITTEN
+    moment = parse_time("2026-01-01T09:00:00Z")
+    for n in range(100):
+        text = frontmatter.update(
+            text,
+            {"stability": 7.0 * 1.01**n, "last_access": moment + timedelta(days=n), "recalls": n},
+        )
+    owned = {"stability", "last_access", "recalls", "tags"}
+    assert _without_owned(text, owned) == _without_owned(HAND_WRITTEN, owned)
+    assert frontmatter.parse(text).body == frontmatter.parse(HAND_WRITTEN).body
+    meta = frontmatter.parse(text).meta
+    assert meta["recalls"] == 99
+    assert meta["custom_block"] == {"nested": {"a": 1, "b": ["x", "y"]}}
+    assert meta["tags"] == ["testing", "pytest"]
+
+
+def test_update_replaces_block_lists_and_appends_new_keys() -> None:
+    text = frontmatter.update(HAND_WRITTEN, {"tags": ["a b", "c"], "links": ["[[x]]"]})
+    meta = frontmatter.parse(text).meta
+    assert meta["tags"] == ["a b", "c"]
+    assert meta["links"] == ["[[x]]"]
+    assert "  - testing" not in text
+
+
+def test_file_without_frontmatter_gets_one_and_keeps_body() -> None:
+    text = frontmatter.update("just a note\n", {"tier": "curated"})
+    parsed = frontmatter.parse(text)
+    assert parsed.meta == {"tier": "curated"}
+    assert parsed.body == "just a note\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\nid: [unclosed\n---\nbody\n",
+        "---\nid: x\nbody without closing\n",
+        "---\n- just\n- a list\n---\nbody\n",
+    ],
+)
+def test_broken_frontmatter_raises(text: str) -> None:
+    with pytest.raises(FrontmatterError):
+        frontmatter.parse(text)
+
+
+@given(st.text(min_size=0, max_size=60), st.floats(0.01, 1e6), st.integers(0, 10**6))
+def test_rendered_values_load_back(topic: str, stability: float, recalls: int) -> None:
+    text = frontmatter.render({"id": "x", "topic": "t"}, "body\n")
+    updated = frontmatter.update(text, {"topic": topic, "stability": stability, "recalls": recalls})
+    meta = frontmatter.parse(updated).meta
+    assert meta["topic"] == topic
+    assert meta["stability"] == pytest.approx(stability, rel=1e-5)
+    assert meta["recalls"] == recalls
