@@ -26,14 +26,39 @@ QUESTION = "should I use TestCase.setUp() here or something else?"
 # (day, project, kind, text)
 MEMORIES = (
     (1, "github.com/acme/project-a", "preference", STORY),
-    (1, "github.com/acme/project-a", "decision", "We decided to deploy project-a with blue/green releases on Fly.io."),
-    (2, "github.com/acme/project-a", "fact", "The staging database is refreshed from production every Sunday night."),
+    (
+        1,
+        "github.com/acme/project-a",
+        "decision",
+        "We decided to deploy project-a with blue/green releases on Fly.io.",
+    ),
+    (
+        2,
+        "github.com/acme/project-a",
+        "fact",
+        "The staging database is refreshed from production every Sunday night.",
+    ),
     (3, "", "preference", "Keep commit messages in the imperative mood, under 72 characters."),
-    (5, "github.com/acme/billing", "decision", "Billing amounts are stored as integer cents, never floats."),
-    (8, "github.com/acme/billing", "fact", "Stripe webhooks are verified with the signing secret from the vault."),
+    (
+        5,
+        "github.com/acme/billing",
+        "decision",
+        "Billing amounts are stored as integer cents, never floats.",
+    ),
+    (
+        8,
+        "github.com/acme/billing",
+        "fact",
+        "Stripe webhooks are verified with the signing secret from the vault.",
+    ),
     (12, "", "preference", "Use ruff for both linting and formatting; black is no longer needed."),
-    (16, "github.com/acme/project-b", "fact", "project-b targets Python 3.11 because of the Lambda runtime."),
-)  # fmt: skip
+    (
+        16,
+        "github.com/acme/project-b",
+        "fact",
+        "project-b targets Python 3.11 because of the Lambda runtime.",
+    ),
+)
 
 
 def run_demo(folder: Path | None, echo: Callable[[str], None]) -> Path:
@@ -56,7 +81,9 @@ def run_demo(folder: Path | None, echo: Callable[[str], None]) -> Path:
 
     at(19)
     echo(f'\nDay 19, project-b asks: "{QUESTION}"')
-    result = service.recall_associative(QUESTION, RecallOptions(project="github.com/acme/project-b"))
+    result = service.recall_associative(
+        QUESTION, RecallOptions(project="github.com/acme/project-b")
+    )
     for label, hits in (("confident", result.confident), ("might be related", result.activated)):
         echo(f"  {label}:")
         for hit in hits or []:
@@ -70,7 +97,9 @@ def run_demo(folder: Path | None, echo: Callable[[str], None]) -> Path:
 
     at(120)
     archived = service.prune()
-    echo(f"\nDay 120, prune archives {len(archived)} memories nobody used (files kept in archive/):")
+    echo(
+        f"\nDay 120, prune archives {len(archived)} memories nobody used (files kept in archive/):"
+    )
     for item in archived:
         echo(f"    {item.id}")
     cold = service.recall_cold("integer cents for billing amounts instead of floats")

@@ -47,7 +47,7 @@ def listings(items: list[Listing]) -> str:
     if not items:
         return "No memories."
     return "\n".join(
-        f"{i.strength:5.2f}  {i.tier:9} {i.id}  {textwrap.shorten(i.preview, 60, placeholder='...')}"
+        f"{i.strength:5.2f}  {i.tier:9} {i.id}  {textwrap.shorten(i.preview, 60, placeholder='…')}"
         for i in items
     )
 

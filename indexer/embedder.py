@@ -73,7 +73,7 @@ class SentenceTransformerEmbedder:
                 from sentence_transformers import SentenceTransformer
                 from transformers.utils import logging as hf_logging
 
-                hf_logging.disable_progress_bar()
+                hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
                 if self._threads:
                     torch.set_num_threads(self._threads)
                 source = self._source or bundled_model_path()

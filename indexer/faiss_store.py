@@ -67,7 +67,7 @@ class VectorStore:
             allowed_ids = np.asarray(list(allowed), dtype=np.int64)
             if allowed_ids.size == 0:
                 return []
-            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(allowed_ids))
+            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(allowed_ids))  # type: ignore[call-arg]
         scores, ids = self.index.search(query.reshape(1, -1), min(k, self.count), params=params)
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i != -1]
 

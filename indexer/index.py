@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import threading
 import shutil
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +21,7 @@ from indexer.embedder import Embedder, SentenceTransformerEmbedder
 from indexer.errors import CorruptIndexError
 from indexer.fusion import FusionWeights, fuse, normalise_bm25
 from indexer.keywords import match_expression
-from indexer.sync import Progress, SyncReport, Syncer, changed_paths
+from indexer.sync import Progress, Syncer, SyncReport, changed_paths
 from vault import Settings, Vault, file_lock
 
 if TYPE_CHECKING:
@@ -42,7 +42,9 @@ class Filters:
 
     @property
     def narrows(self) -> bool:
-        return self.archived is not False or bool(self.project or self.topic or self.tier or self.tags)
+        return self.archived is not False or bool(
+            self.project or self.topic or self.tier or self.tags
+        )
 
     def admits(self, row: ManifestRow) -> bool:
         return (

@@ -19,7 +19,14 @@ from indexer.catalog import Catalog, ManifestRow
 from indexer.chunking import chunk_words
 from indexer.embedder import Embedder
 from indexer.vector_ids import vector_id
-from vault import BrokenFileError, MemoryNotFoundError, MemoryRecord, MemoryStore, Vault, format_time
+from vault import (
+    BrokenFileError,
+    MemoryNotFoundError,
+    MemoryRecord,
+    MemoryStore,
+    Vault,
+    format_time,
+)
 
 if TYPE_CHECKING:
     from indexer.faiss_store import VectorStore
@@ -231,7 +238,9 @@ class Syncer:
                 progress(min(start + batch, len(items)), len(items))
 
 
-def manifest_row(record: MemoryRecord, relative: str, stat: os.stat_result, digest: str) -> ManifestRow:
+def manifest_row(
+    record: MemoryRecord, relative: str, stat: os.stat_result, digest: str
+) -> ManifestRow:
     return ManifestRow(
         id=record.id,
         path=relative,

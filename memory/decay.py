@@ -37,7 +37,9 @@ class Reinforced:
     consolidated: bool
 
 
-def reinforce(stability: float | None, tier: str, factor: float, config: MemoryConfig) -> Reinforced:
+def reinforce(
+    stability: float | None, tier: str, factor: float, config: MemoryConfig
+) -> Reinforced:
     current = stability or config.base_stability(tier)
     cap = config.stability_cap(tier)
     grown = min(current * factor, cap)

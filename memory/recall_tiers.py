@@ -38,7 +38,9 @@ def why(similarity: float, strength: float, boost: float, config: MemoryConfig) 
     """One line for --explain."""
     tier = classify(similarity, strength, boost, config)
     value = score(similarity, strength, boost)
-    base = f"similarity {similarity:.3f} x strength {strength:.3f} x boost {boost:.2f} = {value:.3f}"
+    base = (
+        f"similarity {similarity:.3f} x strength {strength:.3f} x boost {boost:.2f} = {value:.3f}"
+    )
     if tier == "confident":
         return f"{base} >= confident bar {config.confident_bar}"
     if tier == "activated" and value >= config.activated_bar:

@@ -254,7 +254,9 @@ class MemoryService:
             raise RecallError("the number of results must be at least 1")
         self._fresh()
         candidates = self.index.search(query, k=max(opts.limit * 4, 20), filters=Filters(archived))
-        return [c for c in candidates if not opts.exclude_topic or c.row.topic != opts.exclude_topic]
+        return [
+            c for c in candidates if not opts.exclude_topic or c.row.topic != opts.exclude_topic
+        ]
 
     def _strength(self, row: ManifestRow, now: Any) -> float:
         stability = row.stability or self.config.base_stability(row.tier)
@@ -448,4 +450,3 @@ def _as_list(value: object) -> list[str]:
     if isinstance(value, str) and value:
         return [v.strip() for v in value.split(",") if v.strip()]
     return []
-

@@ -27,7 +27,9 @@ class BrokenFileError(VaultError):
     """
 
     def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(f"{path}: {reason} (fix the frontmatter by hand; the file is left untouched)")
+        super().__init__(
+            f"{path}: {reason} (fix the frontmatter by hand; the file is left untouched)"
+        )
         self.path = path
         self.reason = reason
 

@@ -17,8 +17,8 @@ MAX_ID_LENGTH = 200
 _SLUG_WORDS = 6
 _SLUG_MAX = 48
 _STOPWORDS = frozenset(
-    "a an and are as at be but by for from has have i in is it its let lets let's "
-    "of on or our so that the their this to was we were will with you your".split()
+    """a an and are as at be but by for from has have i in is it its let lets let's of on or
+    our so that the their this to was we were will with you your""".split()  # noqa: SIM905
 )
 
 
@@ -48,5 +48,7 @@ def validate_id(memory_id: str) -> str:
             f"invalid memory id {memory_id!r}: ids may not contain path separators or '..'"
         )
     if memory_id.startswith(".") or any(unicodedata.category(c) == "Cc" for c in memory_id):
-        raise InvalidIdError(f"invalid memory id {memory_id!r}: no leading dot or control characters")
+        raise InvalidIdError(
+            f"invalid memory id {memory_id!r}: no leading dot or control characters"
+        )
     return memory_id

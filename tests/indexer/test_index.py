@@ -38,7 +38,9 @@ def filled(service: MemoryService) -> MemoryService:
 def test_edited_body_is_found_by_new_words_not_old(filled: MemoryService) -> None:
     memory = next(r for r in filled.index.rows() if "Billing" in filled.index.body(r.id))
     path = filled.vault.root / memory.path
-    path.write_text(path.read_text().replace("integer cents, never floats", "Decimal with 4 places"))
+    path.write_text(
+        path.read_text().replace("integer cents, never floats", "Decimal with 4 places")
+    )
     report = filled.index.sync()
     assert report.reembedded == [memory.id]
     assert filled.index.search("Decimal 4 places")[0].row.id == memory.id
@@ -112,7 +114,8 @@ def test_broken_file_is_reported_and_skipped(filled: MemoryService) -> None:
     bad = filled.vault.memories_dir / "hand-edit.md"
     bad.write_text("---\ntags: [oops\n---\nbody\n")
     report = filled.index.sync()
-    assert report.problems and report.problems[0][0] == "memories/hand-edit.md"
+    assert report.problems
+    assert report.problems[0][0] == "memories/hand-edit.md"
     assert filled.status().problems[0][0] == "memories/hand-edit.md"
     assert bad.read_text() == "---\ntags: [oops\n---\nbody\n"
 
@@ -146,7 +149,8 @@ def test_debouncer_waits_for_quiet_and_merges_a_burst() -> None:
     assert debouncer.due() is None
     now[0] = 1.0
     ready = debouncer.due()
-    assert ready is not None and len(ready.paths) == 3
+    assert ready is not None
+    assert len(ready.paths) == 3
     assert debouncer.due() is None
 
 

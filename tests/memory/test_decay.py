@@ -11,7 +11,9 @@ from memory import MemoryConfig, classify, days_until, reinforce, strength
 CONFIG = MemoryConfig()
 
 
-def test_fresh_jot_fades_from_recall_around_day_16_and_reaches_archive_floor_around_day_27() -> None:
+def test_fresh_jot_fades_from_recall_around_day_16_and_reaches_archive_floor_around_day_27() -> (
+    None
+):
     assert days_until(CONFIG.retrieval_floor, 7.0) == pytest.approx(16.1, abs=0.1)
     assert days_until(CONFIG.archive_floor, 7.0) == pytest.approx(27.4, abs=0.1)
 

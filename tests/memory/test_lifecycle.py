@@ -87,7 +87,9 @@ def test_confident_hits_reinforce_1_5x_and_denial_changes_nothing(
 ) -> None:
     memory = service.jot(STORY)
     clock.at_day(1)
-    result = service.recall_associative("pytest fixtures instead of setUp/tearDown in this codebase")
+    result = service.recall_associative(
+        "pytest fixtures instead of setUp/tearDown in this codebase"
+    )
     assert ids(result.confident) == [memory.id]
     assert service.show(memory.id)[0].stability == pytest.approx(10.5)
     before = memory.path.read_bytes()

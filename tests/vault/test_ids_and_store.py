@@ -2,7 +2,15 @@ from __future__ import annotations
 
 import pytest
 
-from vault import BrokenFileError, InvalidIdError, MemoryStore, Vault, make_id, parse_time, validate_id
+from vault import (
+    BrokenFileError,
+    InvalidIdError,
+    MemoryStore,
+    Vault,
+    make_id,
+    parse_time,
+    validate_id,
+)
 
 
 @pytest.mark.parametrize("bad", ["../../etc/passwd", "a/b", "..", ".hidden", "", "x\\y", "a\x00b"])

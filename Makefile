@@ -1,0 +1,35 @@
+# The two commands a newcomer needs:  `make demo`  and  `make check`.
+# Both create the project's own virtual environment (.venv) and install into it.
+# torch is pinned first so pip takes the CPU build instead of a multi-GB CUDA one.
+
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+export HF_HUB_OFFLINE := 1
+
+.PHONY: install demo check test lint bench
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade "pip>=25.1"
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e . --group dev
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/vault demo
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy vault indexer memory hooks
+
+test: $(STAMP)
+	$(VENV)/bin/pytest -q
+
+check: lint test
+
+bench: $(STAMP)
+	$(PY) -m benchmarks.index_bench
