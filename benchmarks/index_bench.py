@@ -27,7 +27,9 @@ from indexer.vector_ids import vector_id
 from memory import MemoryService
 from vault import Vault, format_time, frontmatter, load_settings, parse_time
 
-SUBJECTS = "billing deploy tests CI database cache auth search logging docs api frontend queue".split()
+SUBJECTS = (
+    "billing deploy tests CI database cache auth search logging docs api frontend queue".split()
+)
 VERBS = "uses prefers avoids requires documents migrates pins retries monitors caches".split()
 OBJECTS = (
     "pytest fixtures|blue/green releases|integer cents|PostgreSQL 16|Redis 7|ruff and mypy|"

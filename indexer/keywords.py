@@ -14,7 +14,7 @@ STOPWORDS = frozenset(
     our ours ourselves out over own same she should so some such than that the their theirs them
     themselves then there these they this those through to too under until up very was we were
     what when where which while who whom why will with would you your yours yourself yourselves
-    s t don didn doesn isn wasn aren won ll re ve d m o y""".split()  # noqa: SIM905
+    s t don didn doesn isn wasn aren won ll re ve d m o y""".split()
 )
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_TERMS = 32

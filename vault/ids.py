@@ -18,7 +18,7 @@ _SLUG_WORDS = 6
 _SLUG_MAX = 48
 _STOPWORDS = frozenset(
     """a an and are as at be but by for from has have i in is it its let lets let's of on or
-    our so that the their this to was we were will with you your""".split()  # noqa: SIM905
+    our so that the their this to was we were will with you your""".split()
 )
 
 
