@@ -95,6 +95,14 @@ def run_demo(folder: Path | None, echo: Callable[[str], None]) -> Path:
     after = service.confirm_activation(story_id).stability
     echo(f'\nThe person says "yeah, still applies": stability {before:.1f} -> {after:.1f} days')
 
+    question = "which linter and formatter do we use?"
+    echo(f'\nDays 20-25, "{question}" is asked every day:')
+    for day in range(20, 26):
+        at(day)
+        for hit in service.recall(question, RecallOptions(limit=1)):
+            echo(f"    day {day}: {hit.id} -> stability {hit.stability:.1f} days, {hit.tier}")
+    kept = service.recall(question, RecallOptions(limit=1, reinforce=False))
+
     at(120)
     archived = service.prune()
     echo(
@@ -106,6 +114,11 @@ def run_demo(folder: Path | None, echo: Callable[[str], None]) -> Path:
     echo("  cold recall 'integer cents for billing amounts instead of floats':")
     for hit in cold:
         echo(f"    {hit.id}  (similarity {hit.similarity:.2f})")
+    for hit in kept:
+        record, current = service.show(hit.id)
+        echo(
+            f"  kept: {record.id} ({record.tier}, strength {current:.2f} after 95 days of silence)"
+        )
     status = service.status()
     echo(f"\nActive: {status.active}; archived: {status.archived}")
     echo(f"Browse the files: ls {root}/memories {root}/archive")

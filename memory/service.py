@@ -307,7 +307,9 @@ class MemoryService:
         for hit in hits:
             record = self._grow(hit.id, self.config.reinforce_factor, "recalls")
             paths.append(record.path)
-            done.append(replace(hit, reinforced=True, stability=record.stability or 0.0))
+            done.append(
+                replace(hit, reinforced=True, stability=record.stability or 0.0, tier=record.tier)
+            )
         if paths:
             self.index.apply(paths, allow_embed=False)
         return done

@@ -53,7 +53,9 @@ def test_six_recalls_make_it_semantic_which_lasts_months(
     query = "pytest fixtures instead of setUp and tearDown"
     for day in range(1, 7):
         clock.at_day(day)
-        assert ids(service.recall(query)) == [memory.id]
+        hits = service.recall(query)
+        assert ids(hits) == [memory.id]
+    assert (hits[0].tier, hits[0].reinforced) == ("semantic", True)
     record, _ = service.show(memory.id)
     assert (record.tier, record.stability, record.recalls) == ("semantic", 90.0, 6)
     months = 30.44
