@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from indexer.errors import CorruptIndexError
+from indexer.vector_ids import vector_id
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS memories(
@@ -79,6 +80,11 @@ class ManifestRow:
         values[ROW_FIELDS.index("tags")] = json.dumps(list(self.tags))
         values[ROW_FIELDS.index("links")] = json.dumps(list(self.links))
         return tuple(values)
+
+
+def text_rowid(memory_id: str) -> int:
+    """The FTS row of a memory: a stable integer, so lookups use the rowid index."""
+    return vector_id(memory_id, -1)
 
 
 class Catalog:
@@ -178,14 +184,16 @@ class Catalog:
         )
 
     def set_text(self, memory_id: str, body: str, tags: Iterable[str]) -> None:
-        self.db.execute("DELETE FROM fts WHERE memory_id = ?", (memory_id,))
+        rowid = text_rowid(memory_id)
+        self.db.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
         self.db.execute(
-            "INSERT INTO fts(memory_id, body, tags) VALUES (?, ?, ?)",
-            (memory_id, body, " ".join(tags)),
+            "INSERT INTO fts(rowid, memory_id, body, tags) VALUES (?, ?, ?, ?)",
+            (rowid, memory_id, body, " ".join(tags)),
         )
 
     def body(self, memory_id: str) -> str:
-        row = self.db.execute("SELECT body FROM fts WHERE memory_id = ?", (memory_id,)).fetchone()
+        sql = "SELECT body FROM fts WHERE rowid = ?"
+        row = self.db.execute(sql, (text_rowid(memory_id),)).fetchone()
         return "" if row is None else str(row[0])
 
     def delete(self, memory_id: str) -> list[int]:
@@ -193,7 +201,7 @@ class Catalog:
         vec_ids = self.vector_ids(memory_id)
         self.db.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
         self.db.execute("DELETE FROM chunks WHERE memory_id = ?", (memory_id,))
-        self.db.execute("DELETE FROM fts WHERE memory_id = ?", (memory_id,))
+        self.db.execute("DELETE FROM fts WHERE rowid = ?", (text_rowid(memory_id),))
         return vec_ids
 
     # Chunks ---------------------------------------------------------------

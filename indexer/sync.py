@@ -212,7 +212,7 @@ class Syncer:
     def _embed(
         self, items: list[tuple[MemoryRecord, ManifestRow, bool]], progress: Progress | None
     ) -> None:
-        batch = 256
+        batch = 1024
         for start in range(0, len(items), batch):
             part = items[start : start + batch]
             texts: list[str] = []

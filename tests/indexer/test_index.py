@@ -187,3 +187,22 @@ def test_watcher_applies_a_real_edit_end_to_end(vault: Vault, embedder) -> None:
     finally:
         watcher.stop()
         index.close()
+
+
+def test_long_note_is_chunked_and_scores_by_its_best_chunk(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    filler = " ".join(
+        f"Section {i} describes routine office logistics and meeting rooms." for i in range(120)
+    )
+    note = tmp_path / "handbook.md"
+    note.write_text(
+        f"# Handbook\n\n{filler}\n\nProduction database backups run at 02:00 UTC to S3.\n"
+    )
+    record = service.ingest(note)
+    assert len(service.index.catalog.vector_ids(record.id)) > 2
+    query = "when do production database backups run?"
+    best = service.index.search(query)[0]
+    assert best.row.id == record.id
+    whole, asked = service.index.embedder.encode([note.read_text(), query])
+    assert best.cosine > float(whole @ asked) + 0.1  # the best chunk beats the whole text
