@@ -242,6 +242,21 @@ class Catalog:
 
     # Keywords -------------------------------------------------------------
 
+    def selective_terms(self, terms: list[str], max_share: float = 0.05) -> list[str]:
+        """The terms found in at most `max_share` of the memories (min 200 rows).
+
+        A near-universal term adds almost nothing to BM25 (its IDF is near zero)
+        but makes FTS5 score every row; counting stops at the cap, so the check
+        costs little even for common terms.
+        """
+        total = self.db.execute("SELECT COUNT(*) FROM memories").fetchone()[0]
+        cap = max(200, int(total * max_share))
+        if total <= cap:
+            return terms
+        sql = "SELECT COUNT(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)"
+        kept = [t for t in terms if self.db.execute(sql, (f'"{t}"', cap + 1)).fetchone()[0] <= cap]
+        return kept
+
     def keyword_search(self, match: str, limit: int) -> list[tuple[str, float]]:
         if not match:
             return []

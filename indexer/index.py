@@ -20,7 +20,7 @@ from indexer.catalog import Catalog, ManifestRow
 from indexer.embedder import Embedder, SentenceTransformerEmbedder
 from indexer.errors import CorruptIndexError
 from indexer.fusion import FusionWeights, fuse, normalise_bm25
-from indexer.keywords import match_expression
+from indexer.keywords import or_terms, query_terms
 from indexer.sync import Progress, Syncer, SyncReport, changed_paths
 from vault import Settings, Vault, file_lock
 
@@ -287,7 +287,9 @@ class VaultIndex:
                 best_cosine[memory_id] = score
         keyword = {
             memory_id: normalise_bm25(score, self.weights.bm25_saturation)
-            for memory_id, score in catalog.keyword_search(match_expression(query), pool * 4)
+            for memory_id, score in catalog.keyword_search(
+                or_terms(catalog.selective_terms(query_terms(query))), pool * 4
+            )
         }
         missing = [m for m in keyword if m not in best_cosine]
         if missing:

@@ -31,4 +31,8 @@ def query_terms(text: str) -> list[str]:
 
 def match_expression(text: str) -> str:
     """An FTS5 MATCH string: any of the query's content words."""
-    return " OR ".join(f'"{term}"' for term in query_terms(text))
+    return or_terms(query_terms(text))
+
+
+def or_terms(terms: list[str]) -> str:
+    return " OR ".join(f'"{term}"' for term in terms)
