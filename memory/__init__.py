@@ -4,28 +4,81 @@
 pure functions in `decay` and `recall_tiers` take plain values and a `now`.
 """
 
-from memory.config import MemoryConfig
-from memory.decay import days_between, days_until, reinforce, strength
-from memory.errors import RecallError
-from memory.recall_tiers import classify, score
-from memory.redact import redact
-from memory.results import Associative, Hit, Listing, Status
-from memory.service import MemoryService, RecallOptions
+from __future__ import annotations
 
-__all__ = [
-    "Associative",
-    "Hit",
-    "Listing",
-    "MemoryConfig",
-    "MemoryService",
-    "RecallError",
-    "RecallOptions",
-    "Status",
-    "classify",
-    "days_between",
-    "days_until",
-    "reinforce",
-    "redact",
-    "score",
-    "strength",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memory.config import (
+        MemoryConfig as MemoryConfig,
+    )
+    from memory.decay import (
+        days_between as days_between,
+    )
+    from memory.decay import (
+        days_until as days_until,
+    )
+    from memory.decay import (
+        reinforce as reinforce,
+    )
+    from memory.decay import (
+        strength as strength,
+    )
+    from memory.errors import (
+        RecallError as RecallError,
+    )
+    from memory.recall_tiers import (
+        classify as classify,
+    )
+    from memory.recall_tiers import (
+        score as score,
+    )
+    from memory.redact import (
+        redact as redact,
+    )
+    from memory.results import (
+        Associative as Associative,
+    )
+    from memory.results import (
+        Hit as Hit,
+    )
+    from memory.results import (
+        Listing as Listing,
+    )
+    from memory.results import (
+        Status as Status,
+    )
+    from memory.service import (
+        MemoryService as MemoryService,
+    )
+    from memory.service import (
+        RecallOptions as RecallOptions,
+    )
+
+# Public names and the module that defines each; loaded on first use, so that
+# importing one light submodule (the hook fast path does) loads nothing else.
+_EXPORTS = {
+    "Associative": "memory.results",
+    "Hit": "memory.results",
+    "Listing": "memory.results",
+    "MemoryConfig": "memory.config",
+    "MemoryService": "memory.service",
+    "RecallError": "memory.errors",
+    "RecallOptions": "memory.service",
+    "Status": "memory.results",
+    "classify": "memory.recall_tiers",
+    "days_between": "memory.decay",
+    "days_until": "memory.decay",
+    "redact": "memory.redact",
+    "reinforce": "memory.decay",
+    "score": "memory.recall_tiers",
+    "strength": "memory.decay",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,48 +3,125 @@
 This package imports nothing else of memory-vault.
 """
 
-from vault.atomic import atomic_write, file_lock
-from vault.clock import Clock, fixed_clock, format_time, parse_time, utc_now
-from vault.config import Settings, default_config_text, load_settings
-from vault.errors import (
-    BrokenFileError,
-    ConcurrentEditError,
-    InvalidIdError,
-    MemoryNotFoundError,
-    VaultError,
-)
-from vault.frontmatter import FrontmatterError
-from vault.ids import make_id, slugify, validate_id
-from vault.layout import Vault
-from vault.paths import resolve_vault_home
-from vault.schema import OWNED_FIELDS, TIERS, MemoryRecord, to_record
-from vault.store import MemoryStore
+from __future__ import annotations
 
-__all__ = [
-    "OWNED_FIELDS",
-    "TIERS",
-    "BrokenFileError",
-    "Clock",
-    "ConcurrentEditError",
-    "FrontmatterError",
-    "InvalidIdError",
-    "MemoryNotFoundError",
-    "MemoryRecord",
-    "MemoryStore",
-    "Settings",
-    "Vault",
-    "VaultError",
-    "atomic_write",
-    "default_config_text",
-    "file_lock",
-    "fixed_clock",
-    "format_time",
-    "load_settings",
-    "make_id",
-    "parse_time",
-    "resolve_vault_home",
-    "slugify",
-    "to_record",
-    "utc_now",
-    "validate_id",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vault.atomic import (
+        atomic_write as atomic_write,
+    )
+    from vault.atomic import (
+        file_lock as file_lock,
+    )
+    from vault.clock import (
+        Clock as Clock,
+    )
+    from vault.clock import (
+        fixed_clock as fixed_clock,
+    )
+    from vault.clock import (
+        format_time as format_time,
+    )
+    from vault.clock import (
+        parse_time as parse_time,
+    )
+    from vault.clock import (
+        utc_now as utc_now,
+    )
+    from vault.config import (
+        Settings as Settings,
+    )
+    from vault.config import (
+        default_config_text as default_config_text,
+    )
+    from vault.config import (
+        load_settings as load_settings,
+    )
+    from vault.errors import (
+        BrokenFileError as BrokenFileError,
+    )
+    from vault.errors import (
+        ConcurrentEditError as ConcurrentEditError,
+    )
+    from vault.errors import (
+        InvalidIdError as InvalidIdError,
+    )
+    from vault.errors import (
+        MemoryNotFoundError as MemoryNotFoundError,
+    )
+    from vault.errors import (
+        VaultError as VaultError,
+    )
+    from vault.frontmatter import (
+        FrontmatterError as FrontmatterError,
+    )
+    from vault.ids import (
+        make_id as make_id,
+    )
+    from vault.ids import (
+        slugify as slugify,
+    )
+    from vault.ids import (
+        validate_id as validate_id,
+    )
+    from vault.layout import (
+        Vault as Vault,
+    )
+    from vault.paths import (
+        resolve_vault_home as resolve_vault_home,
+    )
+    from vault.schema import (
+        OWNED_FIELDS as OWNED_FIELDS,
+    )
+    from vault.schema import (
+        TIERS as TIERS,
+    )
+    from vault.schema import (
+        MemoryRecord as MemoryRecord,
+    )
+    from vault.schema import (
+        to_record as to_record,
+    )
+    from vault.store import (
+        MemoryStore as MemoryStore,
+    )
+
+# Public names and the module that defines each; loaded on first use, so that
+# importing one light submodule (the hook fast path does) loads nothing else.
+_EXPORTS = {
+    "BrokenFileError": "vault.errors",
+    "Clock": "vault.clock",
+    "ConcurrentEditError": "vault.errors",
+    "FrontmatterError": "vault.frontmatter",
+    "InvalidIdError": "vault.errors",
+    "MemoryNotFoundError": "vault.errors",
+    "MemoryRecord": "vault.schema",
+    "MemoryStore": "vault.store",
+    "OWNED_FIELDS": "vault.schema",
+    "Settings": "vault.config",
+    "TIERS": "vault.schema",
+    "Vault": "vault.layout",
+    "VaultError": "vault.errors",
+    "atomic_write": "vault.atomic",
+    "default_config_text": "vault.config",
+    "file_lock": "vault.atomic",
+    "fixed_clock": "vault.clock",
+    "format_time": "vault.clock",
+    "load_settings": "vault.config",
+    "make_id": "vault.ids",
+    "parse_time": "vault.clock",
+    "resolve_vault_home": "vault.paths",
+    "slugify": "vault.ids",
+    "to_record": "vault.schema",
+    "utc_now": "vault.clock",
+    "validate_id": "vault.ids",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
