@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import click
 
 from hooks import render
-from hooks.errors import HANDLED, CliError, to_cli_error
+from hooks.errors import HANDLED, CliError, DaemonDown, to_cli_error
 from vault import Clock, Vault, fixed_clock, load_settings, parse_time, resolve_vault_home, utc_now
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -41,6 +41,22 @@ class Context:
         service = MemoryService(vault, settings, clock=clock, embed_on_write=embed_on_write)
         service.require_vault()
         return service
+
+    def call(self, op: str, args: dict[str, Any], now: datetime | None) -> Any:
+        """Ask the warm daemon when one runs (no model load), else work in-process."""
+        from hooks import client
+        from hooks.daemon_ops import dispatch
+
+        vault = self.vault
+        request = {**args, "now": now.isoformat() if now else None}
+        if vault.exists():
+            try:
+                return client.request(vault.root, op, request)
+            except client.DaemonUnavailable:
+                pass
+            except client.DaemonError as exc:
+                raise CliError(str(exc)) from None
+        return dispatch(self.service(now), op, request)
 
 
 def _parse_now(_: click.Context, __: click.Parameter, value: str | None) -> datetime | None:
@@ -171,16 +187,17 @@ def recall(context: Context, query: str, limit: int, project: str | None, topic_
 
     Example: vault recall "how do we share test fixtures?" --associative --explain
     """
-    from memory import RecallOptions
+    from memory import Associative, Hit
 
-    service = context.service(now)
-    options = RecallOptions(limit, project, topic_hint, exclude_topic, not no_reinforce)
-    if associative:
-        result = service.recall_associative(query, options)
-        emit(result.to_dict()) if as_json else click.echo(render.associative(result, explain))
-        return
-    found = service.recall(query, options)
-    emit([h.to_dict() for h in found]) if as_json else click.echo(render.hits(found, explain))
+    args = {"query": query, "limit": limit, "project": project, "topic_hint": topic_hint,
+            "exclude_topic": exclude_topic, "reinforce": not no_reinforce}  # fmt: skip
+    data = context.call("recall_associative" if associative else "recall", args, now)
+    if as_json:
+        emit(data)
+    elif associative:
+        click.echo(render.associative(Associative.from_dict(data), explain))
+    else:
+        click.echo(render.hits([Hit.from_dict(h) for h in data], explain))
 
 
 @main.command()
@@ -242,10 +259,13 @@ def cold(context: Context, query: str, limit: int, explain: bool, as_json: bool,
 
     Example: vault cold "pytest fixtures instead of setUp/tearDown"
     """
-    found = context.service(now).recall_cold(query, limit)
+    from memory import Hit
+
+    data = context.call("recall_cold", {"query": query, "limit": limit}, now)
     if as_json:
-        emit([h.to_dict() for h in found])
+        emit(data)
     else:
+        found = [Hit.from_dict(h) for h in data]
         click.echo(render.hits(found, explain, "Nothing in the archive matched closely enough."))
 
 
@@ -381,6 +401,45 @@ def _progress_printer() -> Callable[[int, int], None]:
         click.echo(f"\rEmbedding {done}/{total}", nl=done >= total, err=True)
 
     return show
+
+
+@main.command()
+@click.option(
+    "--idle",
+    type=float,
+    default=None,
+    metavar="SECONDS",
+    help="Exit after this long without requests (default: daemon_idle_seconds).",
+)
+@pass_context
+def serve(context: Context, idle: float | None) -> None:
+    """Run the warm daemon for this vault in the foreground (hooks start it on demand).
+
+    Example: vault serve --idle 600
+    """
+    from hooks.daemon import run
+
+    vault = context.vault
+    if not vault.exists():
+        raise CliError(f"no vault at {vault.root}; run `vault init` first")
+    run(vault, load_settings(vault.config_path, os.environ), idle)
+
+
+@main.command()
+@click.argument("action", type=click.Choice(["status", "stop", "restart", "start"]))
+@json_option
+@pass_context
+def daemon(context: Context, action: str, as_json: bool) -> None:
+    """Show, start, stop or restart the warm daemon.
+
+    Example: vault daemon status
+    """
+    from hooks import daemon_control
+
+    result = daemon_control.act(context.vault, action)
+    emit(result) if as_json else click.echo(daemon_control.describe(result))
+    if action == "status" and not result.get("running"):
+        raise DaemonDown("no daemon is running for this vault")
 
 
 @main.command()

@@ -30,6 +30,10 @@ class Hit:
     reason: str
     reinforced: bool = False
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Hit:
+        return cls(**{**data, "tags": tuple(data.get("tags", ()))})
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["tags"] = list(self.tags)
@@ -43,6 +47,13 @@ class Hit:
 class Associative:
     confident: list[Hit]
     activated: list[Hit]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Associative:
+        return cls(
+            [Hit.from_dict(h) for h in data.get("confident", [])],
+            [Hit.from_dict(h) for h in data.get("activated", [])],
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

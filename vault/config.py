@@ -40,6 +40,9 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("index", "bm25_saturation", 4.0, "BM25 score that normalises to 0.5"),
     ("index", "chunk_words", 400, "long notes are embedded in chunks of this many words"),
     ("index", "chunk_overlap", 80, "words shared by neighbouring chunks"),
+    ("daemon", "daemon_idle_seconds", 7200, "the warm daemon exits after this long unused"),
+    ("hooks", "hook_context_chars", 2000, "most characters a prompt hook injects (<= 10000)"),
+    ("hooks", "hook_timeout_seconds", 2.0, "how long a prompt hook waits for the daemon"),
 )
 _TYPES = {key: type(default) for _, key, default, _ in DEFAULTS}
 

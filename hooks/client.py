@@ -1,0 +1,123 @@
+"""The thin client of the warm daemon. Standard library only.
+
+`request` sends one call with a short timeout and raises `DaemonUnavailable`
+when nobody answers. `spawn` starts a daemon detached (new session, no
+inherited pipes), at most once per 30 seconds per vault.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from hooks.protocol import MAX_MESSAGE, decode, encode, pid_path, socket_path, starting_path
+
+SPAWN_GRACE_SECONDS = 30.0
+
+
+class DaemonUnavailable(Exception):
+    """No daemon answered on the vault's socket."""
+
+
+class DaemonError(Exception):
+    """The daemon answered with an error (bad input, unknown id, ...)."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def request(root: Path, op: str, args: dict[str, Any] | None = None, timeout: float = 30.0) -> Any:
+    path = socket_path(root)
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(min(timeout, 0.5))
+            sock.connect(str(path))
+            sock.settimeout(timeout)
+            sock.sendall(encode({"op": op, "args": args or {}}))
+            reply = _read_line(sock)
+    except (FileNotFoundError, ConnectionRefusedError, ConnectionResetError) as exc:
+        raise DaemonUnavailable(f"no daemon at {path}") from exc
+    except (TimeoutError, OSError) as exc:
+        raise DaemonUnavailable(f"daemon at {path} did not answer: {exc}") from exc
+    if not reply.get("ok"):
+        raise DaemonError(str(reply.get("error", "daemon error")), str(reply.get("kind", "")))
+    return reply.get("result")
+
+
+def _read_line(sock: socket.socket) -> dict[str, Any]:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionResetError("daemon closed the connection")
+        chunks.append(chunk)
+        size += len(chunk)
+        if chunk.endswith(b"\n") or size > MAX_MESSAGE:
+            return decode(b"".join(chunks))
+
+
+def ping(root: Path, timeout: float = 0.5) -> dict[str, Any] | None:
+    try:
+        answer = request(root, "ping", timeout=timeout)
+    except (DaemonUnavailable, DaemonError):
+        return None
+    return answer if isinstance(answer, dict) else None
+
+
+def spawn(root: Path, environ: Mapping[str, str]) -> bool:
+    """Start `vault serve` for `root` in the background; False if one is starting."""
+    marker = starting_path(root)
+    with contextlib.suppress(FileNotFoundError):
+        if time.time() - marker.stat().st_mtime < SPAWN_GRACE_SECONDS:
+            return False
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    os.chmod(marker.parent, 0o700)
+    marker.touch()
+    env = {k: v for k, v in environ.items() if k != "VAULT_NOW"}
+    subprocess.Popen(
+        [sys.executable, "-m", "hooks.cli", "--vault", str(root), "serve"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        close_fds=True,
+        env=env,
+        cwd=str(root),
+    )
+    return True
+
+
+def starting_path_clear(root: Path) -> None:
+    """Forget an earlier spawn attempt, so `spawn` starts one now."""
+    starting_path(root).unlink(missing_ok=True)
+
+
+def wait_until_up(root: Path, timeout: float) -> dict[str, Any] | None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        answer = ping(root)
+        if answer is not None:
+            return answer
+        time.sleep(0.1)
+    return None
+
+
+def daemon_pid(root: Path) -> int | None:
+    try:
+        pid = int(pid_path(root).read_text().strip())
+        os.kill(pid, 0)
+    except (FileNotFoundError, ValueError, ProcessLookupError, PermissionError):
+        return None
+    with contextlib.suppress(OSError, IndexError):
+        if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+            return None  # a zombie is dead, whatever kill(0) says
+    return pid

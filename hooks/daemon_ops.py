@@ -1,0 +1,154 @@
+"""The daemon's operations: one function per request, each a thin call into
+MemoryService returning JSON-ready data. A request may carry `now` (ISO time)
+so hooks and the CLI can simulate the future through the daemon too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from memory import MemoryService, RecallError, RecallOptions
+from vault import fixed_clock, parse_time, utc_now
+
+Args = dict[str, Any]
+
+
+def _options(args: Args) -> RecallOptions:
+    limit = args.get("limit", 5)
+    if not isinstance(limit, int) or isinstance(limit, bool):
+        raise RecallError("limit must be a whole number")
+    return RecallOptions(
+        limit=limit,
+        project=args.get("project") or None,
+        topic_hint=args.get("topic_hint") or None,
+        exclude_topic=args.get("exclude_topic") or None,
+        reinforce=bool(args.get("reinforce", True)),
+    )
+
+
+def _text(args: Args, key: str) -> str:
+    value = args.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise RecallError(f"{key} must be a non-empty string")
+    return value
+
+
+def _record(service: MemoryService, memory_id: str) -> dict[str, Any]:
+    record, current = service.show(memory_id)
+    return {
+        "id": record.id,
+        "path": str(record.path),
+        "archived": record.archived,
+        "tier": record.tier,
+        "kind": record.kind,
+        "topic": record.topic,
+        "tags": list(record.tags),
+        "project": record.project,
+        "stability": record.stability,
+        "strength": round(current, 4),
+        "recalls": record.recalls,
+        "confirmations": record.confirmations,
+        "created": record.created.isoformat(),
+        "last_access": record.last_access.isoformat(),
+        "links": list(record.links),
+        "text": record.body,
+    }
+
+
+def op_recall(s: MemoryService, a: Args) -> Any:
+    return [h.to_dict() for h in s.recall(_text(a, "query"), _options(a))]
+
+
+def op_recall_associative(s: MemoryService, a: Args) -> Any:
+    return s.recall_associative(_text(a, "query"), _options(a)).to_dict()
+
+
+def op_recall_cold(s: MemoryService, a: Args) -> Any:
+    return [h.to_dict() for h in s.recall_cold(_text(a, "query"), _options(a).limit)]
+
+
+def op_confirm(s: MemoryService, a: Args) -> Any:
+    return _record(s, s.confirm_activation(_text(a, "id")).id)
+
+
+def op_reinforce(s: MemoryService, a: Args) -> Any:
+    return _record(s, s.reinforce(_text(a, "id")).id)
+
+
+def op_jot(s: MemoryService, a: Args) -> Any:
+    record = s.jot(
+        _text(a, "text"),
+        topic=str(a.get("topic", "")),
+        tags=[str(t) for t in a.get("tags", [])],
+        project=str(a.get("project", "")),
+        session=str(a.get("session", "")),
+        kind=str(a.get("kind", "fact")),
+        source=str(a.get("source", "jot")),
+    )
+    return _record(s, record.id)
+
+
+def op_ingest(s: MemoryService, a: Args) -> Any:
+    record = s.ingest(Path(_text(a, "path")), topic=str(a.get("topic", "")))
+    return _record(s, record.id)
+
+
+def op_forget(s: MemoryService, a: Args) -> Any:
+    return _record(s, s.forget(_text(a, "id")).id)
+
+
+def op_revive(s: MemoryService, a: Args) -> Any:
+    return _record(s, s.revive_from_cold(_text(a, "id")).id)
+
+
+def op_prune(s: MemoryService, a: Args) -> Any:
+    dry_run = bool(a.get("dry_run", True))
+    return {"dry_run": dry_run, "archived": [i.to_dict() for i in s.prune(dry_run=dry_run)]}
+
+
+def op_show(s: MemoryService, a: Args) -> Any:
+    return _record(s, _text(a, "id"))
+
+
+def op_list(s: MemoryService, a: Args) -> Any:
+    items = s.list_memories(tier=a.get("tier") or None, archived=bool(a.get("archived")))
+    return [i.to_dict() for i in items]
+
+
+def op_status(s: MemoryService, a: Args) -> Any:
+    return s.status().to_dict()
+
+
+def op_sync(s: MemoryService, a: Args) -> Any:
+    return s.sync().summary()
+
+
+OPS: dict[str, Callable[[MemoryService, Args], Any]] = {
+    "recall": op_recall,
+    "recall_associative": op_recall_associative,
+    "recall_cold": op_recall_cold,
+    "confirm": op_confirm,
+    "reinforce": op_reinforce,
+    "jot": op_jot,
+    "ingest": op_ingest,
+    "forget": op_forget,
+    "revive": op_revive,
+    "prune": op_prune,
+    "show": op_show,
+    "list": op_list,
+    "status": op_status,
+    "sync": op_sync,
+}
+
+
+def dispatch(service: MemoryService, op: str, args: Args) -> Any:
+    if op not in OPS:
+        raise RecallError(f"unknown operation {op!r}")
+    now = args.get("now")
+    service.clock = fixed_clock(parse_time(now)) if now else utc_now
+    try:
+        return OPS[op](service, args)
+    finally:
+        service.clock = utc_now
