@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-import subprocess
 import sys
 import time
 from collections.abc import Mapping
@@ -82,6 +81,8 @@ def spawn(root: Path, environ: Mapping[str, str]) -> bool:
     marker.parent.mkdir(parents=True, exist_ok=True)
     os.chmod(marker.parent, 0o700)
     marker.touch()
+    import subprocess
+
     env = {k: v for k, v in environ.items() if k != "VAULT_NOW"}
     subprocess.Popen(
         [sys.executable, "-m", "hooks.cli", "--vault", str(root), "serve"],

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hooks.daemon_ops import dispatch
+from hooks.daemon_ops import Reply, dispatch_reply
 from hooks.protocol import (
     MAX_MESSAGE,
     decode,
@@ -140,36 +140,55 @@ class Daemon:
         with conn:
             conn.settimeout(30)
             try:
-                reply = self._answer(_read_request(conn))
+                message = _read_request(conn)
             except (OSError, ValueError) as exc:
-                reply = {"ok": False, "error": f"bad request: {exc}", "kind": "protocol"}
-            with contextlib.suppress(OSError):
-                conn.sendall(encode(reply))
+                message = {"op": "", "error": f"bad request: {exc}"}
+            with self._work:  # one request at a time, its follow-up work included
+                reply, after = self._answer(message)
+                with contextlib.suppress(OSError):
+                    conn.sendall(encode(reply))
+                    conn.shutdown(socket.SHUT_WR)
+                if after is not None:
+                    self._run_after(message, after)
 
-    def _answer(self, message: dict[str, Any]) -> dict[str, Any]:
+    def _run_after(self, message: dict[str, Any], after: Any) -> None:
+        try:
+            after()
+        except EXPECTED as exc:
+            log.info("follow-up of %s failed: %s", message.get("op"), exc)
+        except Exception:  # a bug must not kill the daemon; it is logged in full
+            log.exception("follow-up of %s crashed", message.get("op"))
+
+    def _answer(self, message: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+        if "error" in message:
+            return {"ok": False, "error": message["error"], "kind": "protocol"}, None
+        reply, after = self._reply(message)
+        return reply, after
+
+    def _reply(self, message: dict[str, Any]) -> tuple[dict[str, Any], Any]:
         op = str(message.get("op", ""))
         args = message.get("args") or {}
         if not isinstance(args, dict):
-            return {"ok": False, "error": "args must be an object", "kind": "protocol"}
+            return {"ok": False, "error": "args must be an object", "kind": "protocol"}, None
         self.last_request = time.monotonic()
         if op == "ping":
-            return {"ok": True, "result": self.describe()}
+            return {"ok": True, "result": self.describe()}, None
         if op == "shutdown":
             self.stop()
-            return {"ok": True, "result": {"pid": os.getpid(), "stopping": True}}
+            return {"ok": True, "result": {"pid": os.getpid(), "stopping": True}}, None
         started = time.perf_counter()
         try:
-            with self._work:
-                self.requests += 1
-                result = dispatch(self.service, op, args)
+            self.requests += 1
+            reply: Reply = dispatch_reply(self.service, op, args)
         except EXPECTED as exc:
             log.info("%s failed: %s", op, exc)
-            return {"ok": False, "error": str(exc).splitlines()[0], "kind": type(exc).__name__}
+            error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            return {"ok": False, "error": error, "kind": type(exc).__name__}, None
         except Exception as exc:  # a bug must not kill the daemon; it is logged in full
             log.exception("%s crashed", op)
-            return {"ok": False, "error": f"internal error: {exc}", "kind": "internal"}
+            return {"ok": False, "error": f"internal error: {exc}", "kind": "internal"}, None
         log.debug("%s in %.1f ms", op, (time.perf_counter() - started) * 1000)
-        return {"ok": True, "result": result}
+        return {"ok": True, "result": reply.result}, reply.after
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -179,7 +198,7 @@ class Daemon:
             "requests": self.requests,
             "idle_limit_seconds": self.idle_seconds,
             "rss_bytes": _rss_bytes(),
-            "memories": len(self.service.index.rows(archived=False)),
+            "memories": self.service.index.stats()["memories"],
         }
 
 

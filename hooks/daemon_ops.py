@@ -6,10 +6,11 @@ so hooks and the CLI can simulate the future through the daemon too.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from memory import MemoryService, RecallError, RecallOptions
+from memory import Associative, Hit, MemoryService, RecallError, RecallOptions
 from vault import fixed_clock, parse_time, utc_now
 
 Args = dict[str, Any]
@@ -58,11 +59,46 @@ def _record(service: MemoryService, memory_id: str) -> dict[str, Any]:
 
 
 def op_recall(s: MemoryService, a: Args) -> Any:
-    return [h.to_dict() for h in s.recall(_text(a, "query"), _options(a))]
+    options = _options(a)
+    hits = s.recall(_text(a, "query"), replace(options, reinforce=False))
+    return Reply([_promised(h, options.reinforce) for h in hits], _later(s, hits, options))
 
 
 def op_recall_associative(s: MemoryService, a: Args) -> Any:
-    return s.recall_associative(_text(a, "query"), _options(a)).to_dict()
+    options = _options(a)
+    found = s.recall_associative(_text(a, "query"), replace(options, reinforce=False))
+    result = Associative(
+        [_promised(h, options.reinforce) for h in found.confident], found.activated
+    )
+    return Reply(result.to_dict(), _later(s, found.confident, options))
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A result to send now and work to do right after it is sent."""
+
+    result: Any
+    after: Callable[[], Any] | None = None
+
+
+def _promised(hit: Hit, reinforce: bool) -> Hit:
+    return replace(hit, reinforced=True) if reinforce else hit
+
+
+def _later(s: MemoryService, hits: list[Hit], options: RecallOptions) -> Callable[[], Any] | None:
+    """Reinforcement writes files (fsync): done after the reply, so a prompt never waits."""
+    if not (options.reinforce and hits):
+        return None
+    clock = s.clock
+    return lambda: _with_clock(s, clock, lambda: s.reinforce_hits(hits))
+
+
+def _with_clock(s: MemoryService, clock: Any, work: Callable[[], Any]) -> Any:
+    s.clock = clock
+    try:
+        return work()
+    finally:
+        s.clock = utc_now
 
 
 def op_recall_cold(s: MemoryService, a: Args) -> Any:
@@ -143,12 +179,19 @@ OPS: dict[str, Callable[[MemoryService, Args], Any]] = {
 }
 
 
-def dispatch(service: MemoryService, op: str, args: Args) -> Any:
+def dispatch_reply(service: MemoryService, op: str, args: Args) -> Reply:
+    """Run `op`; the reply may carry follow-up work (the daemon runs it after sending)."""
     if op not in OPS:
         raise RecallError(f"unknown operation {op!r}")
     now = args.get("now")
-    service.clock = fixed_clock(parse_time(now)) if now else utc_now
-    try:
-        return OPS[op](service, args)
-    finally:
-        service.clock = utc_now
+    clock = fixed_clock(parse_time(now)) if now else utc_now
+    result = _with_clock(service, clock, lambda: OPS[op](service, args))
+    return result if isinstance(result, Reply) else Reply(result)
+
+
+def dispatch(service: MemoryService, op: str, args: Args) -> Any:
+    """Run `op` and its follow-up work now (in-process callers)."""
+    reply = dispatch_reply(service, op, args)
+    if reply.after is not None:
+        reply.after()
+    return reply.result

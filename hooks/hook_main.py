@@ -8,10 +8,8 @@ inside the handlers, so the prompt path loads only the standard library.
 
 from __future__ import annotations
 
-import datetime
 import os
 import sys
-import traceback
 from collections.abc import Callable
 
 
@@ -28,6 +26,9 @@ HANDLERS: dict[str, Callable[[], None]] = {
 
 def _log_failure(event: str) -> None:
     try:
+        import datetime
+        import traceback
+
         from vault.paths import resolve_vault_home
 
         log = resolve_vault_home(None, os.environ) / ".state" / "hooks.log"

@@ -14,9 +14,7 @@ from typing import Any, TextIO
 
 from hooks import client
 from hooks.context_text import recall_context
-from hooks.fallback import keyword_recall
 from hooks.project import project_identity
-from memory.config import MemoryConfig
 from vault.clock import parse_time, utc_now
 from vault.config import load_settings
 from vault.paths import resolve_vault_home
@@ -40,6 +38,9 @@ def handle(event: Mapping[str, Any], environ: Mapping[str, str]) -> dict[str, An
     try:
         tiers = client.request(root, "recall_associative", args, settings["hook_timeout_seconds"])
     except client.DaemonUnavailable:
+        from hooks.fallback import keyword_recall
+        from memory.config import MemoryConfig
+
         client.spawn(root, environ)
         now = parse_time(now_text) if now_text else utc_now()
         tiers = keyword_recall(

@@ -8,10 +8,8 @@ a unix socket, in a 0700 folder of the user's under the temp directory.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +25,9 @@ def socket_path(root: Path) -> Path:
     candidate = run_dir(root) / "daemon.sock"
     if len(str(candidate).encode()) <= MAX_SOCKET_PATH:
         return candidate
+    import hashlib
+    import tempfile
+
     digest = hashlib.sha1(str(root).encode()).hexdigest()[:16]
     return Path(tempfile.gettempdir()) / f"memory-vault-{os.getuid()}" / f"{digest}.sock"
 

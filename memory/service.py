@@ -212,7 +212,7 @@ class MemoryService:
         hits.sort(key=lambda h: h.score, reverse=True)
         chosen = hits[: opts.limit]
         if opts.reinforce:
-            chosen = self._reinforce_hits(chosen)
+            chosen = self.reinforce_hits(chosen)
         return chosen
 
     def recall_associative(self, query: str, options: RecallOptions | None = None) -> Associative:
@@ -232,7 +232,7 @@ class MemoryService:
         activated.sort(key=lambda h: (h.score, h.similarity), reverse=True)
         chosen = confident[: opts.limit]
         if opts.reinforce:
-            chosen = self._reinforce_hits(chosen)
+            chosen = self.reinforce_hits(chosen)
         return Associative(chosen, activated[: opts.limit])
 
     def recall_cold(self, query: str, limit: int = 5) -> list[Hit]:
@@ -301,7 +301,8 @@ class MemoryService:
             ),
         )
 
-    def _reinforce_hits(self, hits: list[Hit]) -> list[Hit]:
+    def reinforce_hits(self, hits: list[Hit]) -> list[Hit]:
+        """Reinforce recall hits (x1.5 each); returns them with their new stability."""
         done = []
         paths = []
         for hit in hits:

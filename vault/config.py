@@ -8,9 +8,7 @@ passes the environment in; this module never reads it.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +45,14 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
 _TYPES = {key: type(default) for _, key, default, _ in DEFAULTS}
 
 
-@dataclass(frozen=True)
 class Settings:
-    values: Mapping[str, Any]
+    """Read-only view of the resolved settings (a plain class: the hook path
+    avoids importing dataclasses)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self.values = dict(values)
 
     def __getitem__(self, key: str) -> Any:
         return self.values[key]
@@ -60,10 +63,18 @@ class Settings:
 
 def load_settings(config_path: Path | None, environ: Mapping[str, str] | None = None) -> Settings:
     values = {key: default for _, key, default, _ in DEFAULTS}
-    if config_path is not None and config_path.is_file():
+    try:
+        text = (
+            config_path.read_text(encoding="utf-8") if config_path and config_path.is_file() else ""
+        )
+    except UnicodeDecodeError as exc:
+        raise VaultError(f"{config_path}: not UTF-8 text; fix or delete it") from exc
+    if _has_settings(text):
+        import tomllib
+
         try:
-            data = tomllib.loads(config_path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
             raise VaultError(f"{config_path}: not valid TOML ({exc}); fix or delete it") from exc
         for table, entries in data.items():
             items = entries.items() if isinstance(entries, dict) else [(table, entries)]
@@ -74,6 +85,13 @@ def load_settings(config_path: Path | None, environ: Mapping[str, str] | None = 
         if env_value is not None:
             values[key] = _coerce(key, env_value, f"VAULT_{key.upper()}")
     return Settings(values)
+
+
+def _has_settings(text: str) -> bool:
+    """Whether a config file sets anything (the default one is all comments)."""
+    return any(
+        line.strip() and not line.lstrip().startswith(("#", "[")) for line in text.splitlines()
+    )
 
 
 def _coerce(key: str, value: Any, origin: str) -> Any:

@@ -5,7 +5,6 @@ directory sees the same memory. The caller passes the environment in.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -29,6 +28,8 @@ def resolve_vault_home(option: str | None, environ: Mapping[str, str]) -> Path:
         return Path(environ["VAULT_HOME"]).expanduser().absolute()
     user_config = user_config_dir(environ) / "config.toml"
     if user_config.is_file():
+        import tomllib
+
         try:
             data = tomllib.loads(user_config.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError):
