@@ -272,7 +272,7 @@ class VaultIndex:
         filters = filters or Filters()
         vectors = self.vectors  # first: loading may rebuild (and replace) the catalog
         catalog = self.catalog
-        pool = max(50, 10 * k)
+        pool = max(50, 4 * k)
         allowed_vectors: dict[int, str] | None = None
         if filters.narrows:
             admitted = [r.id for r in catalog.rows(filters.archived) if filters.admits(r)]
@@ -300,16 +300,21 @@ class VaultIndex:
                 for vec_id, score in zip(ids, scores.tolist(), strict=True):
                     memory_id = chunk_owner[vec_id]
                     best_cosine[memory_id] = max(best_cosine.get(memory_id, -1.0), score)
-        rows = catalog.rows_for(set(best_cosine) | set(keyword))
-        candidates = []
-        for memory_id, row in rows.items():
-            if not filters.admits(row):
-                continue
-            cosine = best_cosine.get(memory_id, 0.0)
-            kw = keyword.get(memory_id, 0.0)
-            candidates.append(Candidate(row, fuse(cosine, kw, self.weights), cosine, kw))
-        candidates.sort(key=lambda c: c.similarity, reverse=True)
-        return candidates
+        fused = {
+            memory_id: fuse(
+                best_cosine.get(memory_id, 0.0), keyword.get(memory_id, 0.0), self.weights
+            )
+            for memory_id in set(best_cosine) | set(keyword)
+        }
+        # Manifest rows are fetched only for the best-fused candidates.
+        ranked = sorted(fused, key=fused.__getitem__, reverse=True)[: pool * 2]
+        rows = catalog.rows_for(ranked)
+        candidates = [
+            Candidate(rows[m], fused[m], best_cosine.get(m, 0.0), keyword.get(m, 0.0))
+            for m in ranked
+            if m in rows and filters.admits(rows[m])
+        ]
+        return candidates[:pool]
 
     def stats(self) -> dict[str, object]:
         with self._mutex:

@@ -200,17 +200,17 @@ class MemoryService:
         """Rank by similarity x strength; hide strength < retrieval floor; reinforce hits."""
         opts = options or RecallOptions()
         now = self.clock()
-        hits = []
+        ranked = []
         for candidate in self._candidates(query, opts, archived=False):
-            row = candidate.row
-            current = self._strength(row, now)
+            current = self._strength(candidate.row, now)
             if current < self.config.retrieval_floor:
                 continue
             if candidate.similarity < self.config.min_similarity:
                 continue
-            hits.append(self._hit(candidate, current, opts, now, "recall"))
-        hits.sort(key=lambda h: h.score, reverse=True)
-        chosen = hits[: opts.limit]
+            boost = self._boost(candidate.row, opts)
+            ranked.append((score(candidate.similarity, current, boost), current, candidate))
+        ranked.sort(key=lambda item: item[0], reverse=True)
+        chosen = [self._hit(c, s, opts, now, "recall") for _, s, c in ranked[: opts.limit]]
         if opts.reinforce:
             chosen = self.reinforce_hits(chosen)
         return chosen
@@ -219,21 +219,25 @@ class MemoryService:
         """Confident tier (reinforced) and activated tier (hedged, not reinforced)."""
         opts = options or RecallOptions()
         now = self.clock()
-        confident: list[Hit] = []
-        activated: list[Hit] = []
+        tiers: dict[str, list[tuple[float, float, float, Candidate]]] = {
+            "confident": [],
+            "activated": [],
+        }
         for candidate in self._candidates(query, opts, archived=False):
             current = self._strength(candidate.row, now)
             boost = self._boost(candidate.row, opts)
             tier = classify(candidate.similarity, current, boost, self.config)
             if tier is not None:
-                hit = self._hit(candidate, current, opts, now, tier)
-                (confident if tier == "confident" else activated).append(hit)
-        confident.sort(key=lambda h: h.score, reverse=True)
-        activated.sort(key=lambda h: (h.score, h.similarity), reverse=True)
-        chosen = confident[: opts.limit]
+                value = score(candidate.similarity, current, boost)
+                tiers[tier].append((value, candidate.similarity, current, candidate))
+        best = {}
+        for label, items in tiers.items():
+            items.sort(key=lambda item: (item[0], item[1]), reverse=True)
+            best[label] = [self._hit(c, s, opts, now, label) for _, _, s, c in items[: opts.limit]]
+        chosen = best["confident"]
         if opts.reinforce:
             chosen = self.reinforce_hits(chosen)
-        return Associative(chosen, activated[: opts.limit])
+        return Associative(chosen, best["activated"])
 
     def recall_cold(self, query: str, limit: int = 5) -> list[Hit]:
         """Search only the archive, with the stricter cold bar on similarity alone."""
