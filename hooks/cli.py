@@ -404,6 +404,44 @@ def _progress_printer() -> Callable[[int, int], None]:
 
 
 @main.command()
+@click.option("--transcript", "transcript", required=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A Claude Code transcript (.jsonl).")  # fmt: skip
+@click.option("--session", default="", help="Session id (default: from the transcript).")
+@click.option("--project", default="", help="Project identity (default: from the transcript).")
+@now_option
+@pass_context
+def capture(context: Context, transcript: Path, session: str, project: str,
+            now: datetime | None) -> None:  # fmt: skip
+    """Capture durable statements from a transcript (from its cursor on; exactly once).
+
+    Example: vault capture --transcript ~/.claude/projects/-home-me-api/5f0c.jsonl
+    """
+    from hooks.capture_run import capture_transcript
+
+    service = context.service(now, embed_on_write=True)
+    report = capture_transcript(service, transcript, session, project)
+    click.echo(f"Captured {len(report.created)} new, reinforced {len(report.reinforced)}.")
+    for memory_id in report.created:
+        click.echo(f"  {memory_id}")
+
+
+@main.command()
+@now_option
+@pass_context
+def sweep(context: Context, now: datetime | None) -> None:
+    """Capture transcripts never captured (crashed sessions) and prune when due.
+
+    Example: vault sweep
+    """
+    from hooks.capture_run import sweep as run_sweep
+
+    result = run_sweep(context.service(now, embed_on_write=True), os.environ)
+    pruned = "not due" if result["pruned"] is None else result["pruned"]
+    click.echo(f"Captured from {len(result['captured'])} transcripts; pruned: {pruned}.")
+
+
+@main.command()
 @click.option(
     "--idle",
     type=float,

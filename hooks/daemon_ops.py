@@ -5,6 +5,7 @@ so hooks and the CLI can simulate the future through the daemon too.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -161,7 +162,28 @@ def op_sync(s: MemoryService, a: Args) -> Any:
     return s.sync().summary()
 
 
+def op_capture(s: MemoryService, a: Args) -> Any:
+    from hooks.capture_run import capture_transcript
+
+    path = Path(_text(a, "transcript"))
+    if not path.is_file():
+        raise RecallError(f"{path}: no such transcript")
+    session, project = str(a.get("session") or ""), str(a.get("project") or "")
+    return Reply({"queued": str(path)}, lambda: capture_transcript(s, path, session, project))
+
+
+def op_sweep(s: MemoryService, a: Args) -> Any:
+    from hooks.capture_run import sweep
+
+    environ = (
+        {"CLAUDE_CONFIG_DIR": str(a["claude_config_dir"])} if a.get("claude_config_dir") else {}
+    )
+    return Reply({"queued": "sweep"}, lambda: sweep(s, {**os.environ, **environ}))
+
+
 OPS: dict[str, Callable[[MemoryService, Args], Any]] = {
+    "capture": op_capture,
+    "sweep": op_sweep,
     "recall": op_recall,
     "recall_associative": op_recall_associative,
     "recall_cold": op_recall_cold,
@@ -186,7 +208,12 @@ def dispatch_reply(service: MemoryService, op: str, args: Args) -> Reply:
     now = args.get("now")
     clock = fixed_clock(parse_time(now)) if now else utc_now
     result = _with_clock(service, clock, lambda: OPS[op](service, args))
-    return result if isinstance(result, Reply) else Reply(result)
+    if isinstance(result, Reply):
+        after = result.after
+        if after is not None:  # follow-up work sees the same clock as the request
+            return Reply(result.result, lambda: _with_clock(service, clock, after))
+        return result
+    return Reply(result)
 
 
 def dispatch(service: MemoryService, op: str, args: Args) -> Any:

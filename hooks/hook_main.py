@@ -19,8 +19,28 @@ def _user_prompt_submit() -> None:
     prompt_hook.run(sys.stdin, sys.stdout)
 
 
+def _session_start() -> None:
+    from hooks import session_hooks
+
+    session_hooks.session_start()
+
+
+def _capture(event: str) -> Callable[[], None]:
+    def run() -> None:
+        from hooks import session_hooks
+
+        session_hooks.capture(event)
+
+    return run
+
+
 HANDLERS: dict[str, Callable[[], None]] = {
     "user-prompt-submit": _user_prompt_submit,
+    "session-start": _session_start,
+    "stop": _capture("stop"),
+    "pre-compact": _capture("pre-compact"),
+    "subagent-stop": _capture("subagent-stop"),
+    "session-end": _capture("session-end"),
 }
 
 

@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from hooks import client
+from hooks import client, confirmation
 from hooks.context_text import recall_context
 from hooks.project import project_identity
 from vault.clock import parse_time, utc_now
@@ -29,6 +29,11 @@ def handle(event: Mapping[str, Any], environ: Mapping[str, str]) -> dict[str, An
     root = resolve_vault_home(None, environ)
     if not (root / "memories").is_dir():
         return None
+    session = event.get("session_id") if isinstance(event.get("session_id"), str) else ""
+    if session:
+        shown = confirmation.take_shown(root, session)
+        if shown and confirmation.affirms(prompt):
+            confirmation.confirm(root, shown, environ)
     settings = load_settings(root / "config.toml", environ)
     cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
     project = project_identity(cwd) or None
@@ -51,6 +56,9 @@ def handle(event: Mapping[str, Any], environ: Mapping[str, str]) -> dict[str, An
             settings["bm25_saturation"],
             project,
         )
+    activated = [str(hit["id"]) for hit in tiers.get("activated", [])]
+    if session and activated:
+        confirmation.remember_shown(root, session, activated)
     context = recall_context(tiers, settings["hook_context_chars"])
     if not context:
         return None

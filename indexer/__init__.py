@@ -14,44 +14,26 @@ if TYPE_CHECKING:
     )
     from indexer.embedder import (
         DEFAULT_MODEL_NAME as DEFAULT_MODEL_NAME,
-    )
-    from indexer.embedder import (
         Embedder as Embedder,
-    )
-    from indexer.embedder import (
         SentenceTransformerEmbedder as SentenceTransformerEmbedder,
     )
     from indexer.errors import (
         CorruptIndexError as CorruptIndexError,
-    )
-    from indexer.errors import (
         IndexerError as IndexerError,
-    )
-    from indexer.errors import (
         ModelUnavailableError as ModelUnavailableError,
     )
     from indexer.fusion import (
         FusionWeights as FusionWeights,
-    )
-    from indexer.fusion import (
         fuse as fuse,
-    )
-    from indexer.fusion import (
         normalise_bm25 as normalise_bm25,
     )
     from indexer.index import (
         Candidate as Candidate,
-    )
-    from indexer.index import (
         Filters as Filters,
-    )
-    from indexer.index import (
         VaultIndex as VaultIndex,
     )
     from indexer.keywords import (
         match_expression as match_expression,
-    )
-    from indexer.keywords import (
         query_terms as query_terms,
     )
     from indexer.sync import (
@@ -59,8 +41,6 @@ if TYPE_CHECKING:
     )
     from indexer.watch import (
         Changes as Changes,
-    )
-    from indexer.watch import (
         VaultWatcher as VaultWatcher,
     )
 

@@ -10,49 +10,32 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from memory.capture import CaptureReport as CaptureReport
     from memory.config import (
         MemoryConfig as MemoryConfig,
     )
     from memory.decay import (
         days_between as days_between,
-    )
-    from memory.decay import (
         days_until as days_until,
-    )
-    from memory.decay import (
         reinforce as reinforce,
-    )
-    from memory.decay import (
         strength as strength,
     )
     from memory.errors import (
         RecallError as RecallError,
     )
+    from memory.extract import Statement as Statement
     from memory.recall_tiers import (
         classify as classify,
-    )
-    from memory.recall_tiers import (
         score as score,
-    )
-    from memory.redact import (
-        redact as redact,
     )
     from memory.results import (
         Associative as Associative,
-    )
-    from memory.results import (
         Hit as Hit,
-    )
-    from memory.results import (
         Listing as Listing,
-    )
-    from memory.results import (
         Status as Status,
     )
     from memory.service import (
         MemoryService as MemoryService,
-    )
-    from memory.service import (
         RecallOptions as RecallOptions,
     )
 
@@ -63,6 +46,8 @@ _EXPORTS = {
     "Hit": "memory.results",
     "Listing": "memory.results",
     "MemoryConfig": "memory.config",
+    "CaptureReport": "memory.capture",
+    "Statement": "memory.extract",
     "MemoryService": "memory.service",
     "RecallError": "memory.errors",
     "RecallOptions": "memory.service",
@@ -70,7 +55,6 @@ _EXPORTS = {
     "classify": "memory.recall_tiers",
     "days_between": "memory.decay",
     "days_until": "memory.decay",
-    "redact": "memory.redact",
     "reinforce": "memory.decay",
     "score": "memory.recall_tiers",
     "strength": "memory.decay",

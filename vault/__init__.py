@@ -11,47 +11,26 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from vault.atomic import (
         atomic_write as atomic_write,
-    )
-    from vault.atomic import (
         file_lock as file_lock,
     )
     from vault.clock import (
         Clock as Clock,
-    )
-    from vault.clock import (
         fixed_clock as fixed_clock,
-    )
-    from vault.clock import (
         format_time as format_time,
-    )
-    from vault.clock import (
         parse_time as parse_time,
-    )
-    from vault.clock import (
         utc_now as utc_now,
     )
     from vault.config import (
         Settings as Settings,
-    )
-    from vault.config import (
         default_config_text as default_config_text,
-    )
-    from vault.config import (
         load_settings as load_settings,
     )
+    from vault.daily import append_daily as append_daily, recent_daily as recent_daily
     from vault.errors import (
         BrokenFileError as BrokenFileError,
-    )
-    from vault.errors import (
         ConcurrentEditError as ConcurrentEditError,
-    )
-    from vault.errors import (
         InvalidIdError as InvalidIdError,
-    )
-    from vault.errors import (
         MemoryNotFoundError as MemoryNotFoundError,
-    )
-    from vault.errors import (
         VaultError as VaultError,
     )
     from vault.frontmatter import (
@@ -59,11 +38,7 @@ if TYPE_CHECKING:
     )
     from vault.ids import (
         make_id as make_id,
-    )
-    from vault.ids import (
         slugify as slugify,
-    )
-    from vault.ids import (
         validate_id as validate_id,
     )
     from vault.layout import (
@@ -74,16 +49,11 @@ if TYPE_CHECKING:
     )
     from vault.schema import (
         OWNED_FIELDS as OWNED_FIELDS,
-    )
-    from vault.schema import (
         TIERS as TIERS,
-    )
-    from vault.schema import (
         MemoryRecord as MemoryRecord,
-    )
-    from vault.schema import (
         to_record as to_record,
     )
+    from vault.state import JsonState as JsonState
     from vault.store import (
         MemoryStore as MemoryStore,
     )
@@ -103,6 +73,9 @@ _EXPORTS = {
     "Settings": "vault.config",
     "TIERS": "vault.schema",
     "Vault": "vault.layout",
+    "JsonState": "vault.state",
+    "append_daily": "vault.daily",
+    "recent_daily": "vault.daily",
     "VaultError": "vault.errors",
     "atomic_write": "vault.atomic",
     "default_config_text": "vault.config",

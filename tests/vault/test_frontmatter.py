@@ -3,8 +3,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from vault import frontmatter, parse_time
 from vault.frontmatter import FrontmatterError

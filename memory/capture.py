@@ -1,0 +1,63 @@
+"""Turn extracted statements into memories: redacted, filed with session,
+project, kind and source; a near-duplicate of an existing memory reinforces it
+instead of creating a new file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from indexer import Filters
+from memory.extract import Statement
+from memory.redact import redact
+from memory.service import MemoryService
+
+NEAR_DUPLICATE_COSINE = 0.92
+
+
+@dataclass
+class CaptureReport:
+    created: list[str] = field(default_factory=list)
+    reinforced: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return len(self.created) + len(self.reinforced)
+
+
+def capture(
+    service: MemoryService,
+    statements: list[Statement],
+    session: str = "",
+    project: str = "",
+    source: str = "transcript",
+) -> CaptureReport:
+    report = CaptureReport()
+    for statement in statements:
+        text = redact(statement.text).strip()
+        if len(text) < 10:
+            continue
+        duplicate = _near_duplicate(service, text)
+        if duplicate is not None:
+            service.reinforce(duplicate)
+            report.reinforced.append(duplicate)
+            continue
+        record = service.jot(
+            text,
+            kind=statement.kind,
+            project=project,
+            session=session,
+            source=source if statement.role == "user" else f"{source}-assistant",
+            salience=1.0 if statement.role == "user" else 0.7,
+        )
+        report.created.append(record.id)
+        report.texts.append(text)
+    return report
+
+
+def _near_duplicate(service: MemoryService, text: str) -> str | None:
+    for candidate in service.index.search(text, k=3, filters=Filters(archived=False))[:3]:
+        if candidate.cosine >= NEAR_DUPLICATE_COSINE:
+            return candidate.row.id
+    return None
