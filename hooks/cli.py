@@ -481,6 +481,40 @@ def daemon(context: Context, action: str, as_json: bool) -> None:
 
 
 @main.command()
+@click.option("--dry-run", is_flag=True, help="Print what would change; change nothing.")
+def install(dry_run: bool) -> None:
+    """Wire memory-vault into Claude Code: hooks, the MCP server, a CLAUDE.md block.
+
+    Example: vault install --dry-run
+    """
+    from hooks.install import Installer
+
+    try:
+        actions = Installer(os.environ, dry_run).install()
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    for line in actions:
+        click.echo(("would: " if dry_run else "") + line)
+
+
+@main.command()
+@click.option("--dry-run", is_flag=True, help="Print what would change; change nothing.")
+def uninstall(dry_run: bool) -> None:
+    """Remove exactly what `vault install` added (the vault itself is kept).
+
+    Example: vault uninstall
+    """
+    from hooks.install import Installer
+
+    try:
+        actions = Installer(os.environ, dry_run).uninstall()
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    for line in actions:
+        click.echo(("would: " if dry_run else "") + line)
+
+
+@main.command()
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where to build the demo vault (default: a new temporary folder).")  # fmt: skip
 def demo(folder: Path | None) -> None:

@@ -1,0 +1,102 @@
+"""`vault install` / `uninstall` against a Claude config dir, with a fake `claude`
+on PATH (Claude Code cannot run here; the real command line stays in the code)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+FAKE_CLAUDE = """#!/bin/sh
+echo "$@" >> "$FAKE_CLAUDE_LOG"
+if [ "$2" = "remove" ] && ! grep -q "mcp add" "$FAKE_CLAUDE_LOG.state" 2>/dev/null; then
+  echo "No MCP server found with name: vault" >&2; exit 1
+fi
+if [ "$2" = "add" ]; then echo "mcp add" > "$FAKE_CLAUDE_LOG.state"; fi
+if [ "$2" = "remove" ]; then rm -f "$FAKE_CLAUDE_LOG.state"; fi
+exit 0
+"""
+ORIGINAL_SETTINGS = """{
+    "model": "opus",
+    "hooks": {
+        "PostToolUse": [{"matcher": "Edit|Write",
+                         "hooks": [{"type": "command", "command": "prettier --write"}]}],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "/opt/other-tool/hook"}]}]
+    }
+}
+"""
+ORIGINAL_GUIDE = "# My global notes\n\nPrefer small commits."
+
+
+def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    bin_dir = tmp_path / "bin"
+    env = {
+        **os.environ,
+        "CLAUDE_CONFIG_DIR": str(tmp_path / "claude"),
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "FAKE_CLAUDE_LOG": str(tmp_path / "claude-calls.log"),
+    }
+    return subprocess.run([sys.executable, "-m", "hooks.cli", *args], capture_output=True,
+                          text=True, env=env, timeout=60)  # fmt: skip
+
+
+def setup(tmp_path: Path) -> tuple[Path, Path]:
+    (tmp_path / "bin").mkdir()
+    fake = tmp_path / "bin" / "claude"
+    fake.write_text(FAKE_CLAUDE)
+    fake.chmod(0o755)
+    claude = tmp_path / "claude"
+    claude.mkdir()
+    (claude / "settings.json").write_text(ORIGINAL_SETTINGS)
+    (claude / "CLAUDE.md").write_text(ORIGINAL_GUIDE)
+    return claude / "settings.json", claude / "CLAUDE.md"
+
+
+def test_install_twice_then_uninstall_restores_everything(tmp_path: Path) -> None:
+    settings, guide = setup(tmp_path)
+    first = run(tmp_path, "install")
+    assert first.returncode == 0, first.stderr
+    data = json.loads(settings.read_text())
+    commands = [h["command"] for g in data["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
+    assert commands[0] == "/opt/other-tool/hook"
+    assert commands[1].startswith('"/')
+    assert commands[1].endswith('vault-hook" user-prompt-submit')
+    assert set(data["hooks"]) >= {"SessionStart", "Stop", "PreCompact", "SessionEnd", "PostToolUse"}
+    assert "memory-vault:start" in guide.read_text()
+    assert (settings.parent / "settings.json.bak").read_text() == ORIGINAL_SETTINGS
+    snapshot = (settings.read_bytes(), guide.read_bytes())
+
+    assert run(tmp_path, "install").returncode == 0
+    assert (settings.read_bytes(), guide.read_bytes()) == snapshot
+
+    assert run(tmp_path, "uninstall").returncode == 0
+    assert settings.read_text() == ORIGINAL_SETTINGS
+    assert guide.read_text() == ORIGINAL_GUIDE
+    calls = (tmp_path / "claude-calls.log").read_text().splitlines()
+    add = [c for c in calls if c.startswith("mcp add")]
+    assert add[-1].startswith("mcp add --scope user --transport stdio vault -- /")
+    assert add[-1].endswith("/vault mcp")
+    assert calls[-1] == "mcp remove vault --scope user"
+
+
+def test_install_into_an_empty_config_and_back(tmp_path: Path) -> None:
+    (tmp_path / "bin").mkdir()
+    assert run(tmp_path, "install").returncode == 0  # no claude on PATH: told what to run
+    assert (tmp_path / "claude" / "settings.json").exists()
+    assert run(tmp_path, "uninstall").returncode == 0
+    assert sorted(p.name for p in (tmp_path / "claude").iterdir()) == []
+
+
+def test_dry_run_changes_nothing_and_broken_settings_are_refused(tmp_path: Path) -> None:
+    settings, guide = setup(tmp_path)
+    result = run(tmp_path, "install", "--dry-run")
+    assert result.returncode == 0
+    assert "would: hooks: add 6 events" in result.stdout
+    assert settings.read_text() == ORIGINAL_SETTINGS
+    settings.write_text("{ not json")
+    broken = run(tmp_path, "install")
+    assert broken.returncode == 1
+    assert "settings.json is not valid JSON" in broken.stderr
+    assert settings.read_text() == "{ not json"
