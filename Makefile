@@ -7,7 +7,9 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install demo check test lint bench
+INSPECTOR := .tools/node_modules/.bin/mcp-inspector
+
+.PHONY: install tools demo check test lint bench
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -18,6 +20,12 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The MCP Inspector CLI (npm), used by the tests to drive `vault mcp` as a real client.
+$(INSPECTOR):
+	npm install --prefix .tools --no-audit --no-fund --silent @modelcontextprotocol/inspector@2.3.0
+
+tools: $(INSPECTOR)
+
 demo: $(STAMP)
 	$(VENV)/bin/vault demo
 
@@ -26,7 +34,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy vault indexer memory hooks
 
-test: $(STAMP)
+test: $(STAMP) $(INSPECTOR)
 	$(VENV)/bin/pytest -q
 
 check: lint test

@@ -481,6 +481,18 @@ def daemon(context: Context, action: str, as_json: bool) -> None:
 
 
 @main.command()
+@pass_context
+def mcp(context: Context) -> None:
+    """Run the MCP server on stdio (Claude Code starts it; `vault install` registers it).
+
+    Example: claude mcp add --scope user --transport stdio vault -- /path/to/venv/bin/vault mcp
+    """
+    from hooks.mcp_server import serve as serve_mcp
+
+    serve_mcp(context.vault.root)
+
+
+@main.command()
 @click.option("--dry-run", is_flag=True, help="Print what would change; change nothing.")
 def install(dry_run: bool) -> None:
     """Wire memory-vault into Claude Code: hooks, the MCP server, a CLAUDE.md block.

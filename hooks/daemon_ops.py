@@ -150,12 +150,30 @@ def op_show(s: MemoryService, a: Args) -> Any:
 
 
 def op_list(s: MemoryService, a: Args) -> Any:
-    items = s.list_memories(tier=a.get("tier") or None, archived=bool(a.get("archived")))
+    items = s.list_memories(
+        tier=a.get("tier") or None, archived=bool(a.get("archived")), tag=a.get("tag") or None
+    )
     return [i.to_dict() for i in items]
 
 
 def op_status(s: MemoryService, a: Args) -> Any:
-    return s.status().to_dict()
+    from vault import JsonState
+
+    status = s.status().to_dict()
+    status["last_prune"] = (
+        JsonState(s.vault.state_dir / "maintenance.json").read().get("last_prune")
+    )
+    return status
+
+
+def op_daily_append(s: MemoryService, a: Args) -> Any:
+    from memory.redact import redact
+    from vault import append_daily
+
+    text = redact(_text(a, "text")).strip()
+    now = s.clock()
+    append_daily(s.vault, now, f"- {now:%H:%M} {text}")
+    return {"file": str(s.vault.daily_dir / f"{now:%Y-%m-%d}.md")}
 
 
 def op_sync(s: MemoryService, a: Args) -> Any:
@@ -197,6 +215,7 @@ OPS: dict[str, Callable[[MemoryService, Args], Any]] = {
     "show": op_show,
     "list": op_list,
     "status": op_status,
+    "daily_append": op_daily_append,
     "sync": op_sync,
 }
 

@@ -400,10 +400,16 @@ class MemoryService:
         current = strength(days_between(record.last_access, self.clock()), stability)
         return record, current
 
-    def list_memories(self, tier: str | None = None, archived: bool = False) -> list[Listing]:
+    def list_memories(
+        self, tier: str | None = None, archived: bool = False, tag: str | None = None
+    ) -> list[Listing]:
         self._fresh()
         now = self.clock()
-        rows = [r for r in self.index.rows(archived=archived) if tier is None or r.tier == tier]
+        rows = [
+            r
+            for r in self.index.rows(archived=archived)
+            if (tier is None or r.tier == tier) and (tag is None or tag in r.tags)
+        ]
         listings = [self._listing(r, now) for r in rows]
         listings.sort(key=lambda item: item.strength, reverse=True)
         return listings
