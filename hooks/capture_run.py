@@ -11,6 +11,8 @@ captured at the next SessionStart; it also runs prune once a day.
 from __future__ import annotations
 
 import hashlib
+import logging
+import os
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -20,9 +22,10 @@ from hooks.project import project_identity
 from hooks.transcript import read_turns
 from memory import MemoryService
 from memory.capture import CaptureReport, capture
-from memory.extract import extract
+from memory.extract import Statement, extract
 from vault import JsonState, append_daily, file_lock, format_time
 
+log = logging.getLogger(__name__)
 TRANSCRIPT_MAX_AGE_DAYS = 30  # Claude Code deletes transcripts after cleanupPeriodDays (30)
 PRUNE_EVERY = timedelta(days=1)
 
@@ -51,8 +54,9 @@ def capture_transcript(
         turns, new_offset = read_turns(Path(key), offset)
         session = session or next((t.session for t in turns if t.session), Path(key).stem)
         cwd = next((t.cwd for t in turns if t.cwd), "")
-        project = project or project_identity(cwd)
-        report = capture(service, extract([(t.role, t.text) for t in turns]), session, project)
+        project = project or service.settings["project_override"] or project_identity(cwd)
+        pairs = [(t.role, t.text) for t in turns]
+        report = capture(service, _statements(service, pairs), session, project)
         now = service.clock()
         if report.total:
             append_daily(service.vault, now, _daily_entry(now, session, project, report))
@@ -62,6 +66,25 @@ def capture_transcript(
 
         _cursors(service).update(advance)
     return report
+
+
+def _statements(service: MemoryService, pairs: list[tuple[str, str]]) -> list[Statement]:
+    """Rule-based extraction, or `claude -p` when switched on (rules if it fails)."""
+    if not pairs or not service.settings["llm_extraction"]:
+        return extract(pairs)
+    from hooks.llm_extract import ExtractionFailed, default_workdir, extract_with_claude
+
+    try:
+        return extract_with_claude(
+            pairs,
+            default_workdir(service.vault.state_dir),
+            os.environ,
+            service.settings["llm_model"],
+            service.settings["llm_budget_usd"],
+        )
+    except ExtractionFailed as exc:
+        log.warning("%s; using the rule-based extraction", exc)
+        return extract(pairs)
 
 
 def _daily_entry(now: datetime, session: str, project: str, report: CaptureReport) -> str:

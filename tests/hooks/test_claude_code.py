@@ -334,3 +334,59 @@ def test_two_thousand_garbage_payloads_exit_zero_and_write_nothing_malformed(
         json.loads(path.read_text())
     for _ in range(3):  # and as real processes
         assert hook("stop", "{{{ not json", env).returncode == 0
+
+
+FAKE_CLAUDE_P = """#!/bin/sh
+# Stands in for `claude -p` (Claude Code cannot run here). It checks the guard the
+# real call must carry, records its arguments, and answers like `--output-format json`.
+printf '%s\\n' "$@" > "$FAKE_LOG"
+cat > "$FAKE_LOG.stdin"
+fail='{"type":"result","subtype":"error_during_execution","is_error":true,"result":"guard"}'
+[ "$MEMORY_VAULT_CHILD" = "1" ] && [ -z "$CLAUDECODE" ] || { echo "$fail"; exit 0; }
+memory='{"text":"The team deploys project-a every Tuesday after standup.","kind":"fact"}'
+echo '{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.001,'\\
+'"structured_output":{"memories":['"$memory"']}}'
+"""
+
+
+def test_optional_llm_extraction_runs_claude_p_without_hooks(vault: Vault, tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "claude").write_text(FAKE_CLAUDE_P)
+    (bin_dir / "claude").chmod(0o755)
+    path = transcript(
+        tmp_path / "t" / "llm.jsonl",
+        "llm",
+        tmp_path,
+        [("user", "ok so we ship on tuesdays, after standup")],
+    )
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "FAKE_LOG": str(tmp_path / "args.log"),
+        "VAULT_LLM_EXTRACTION": "true",
+        "CLAUDECODE": "1",
+    }
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hooks.cli",
+            "--vault",
+            str(vault.root),
+            "capture",
+            "--transcript",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    [memory] = memories(vault)
+    assert "every Tuesday" in memory.read_text()
+    args = (tmp_path / "args.log").read_text().splitlines()
+    assert args[args.index("--settings") + 1] == '{"disableAllHooks": true}'
+    assert {"-p", "--no-session-persistence", "--strict-mcp-config"} <= set(args)
+    assert "ship on tuesdays" in (tmp_path / "args.log.stdin").read_text()
