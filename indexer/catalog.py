@@ -221,22 +221,19 @@ class Catalog:
         return {int(r[0]) for r in self.db.execute("SELECT vec_id FROM chunks")}
 
     def memory_of_vectors(self, vec_ids: Iterable[int]) -> dict[int, str]:
-        ids = list(vec_ids)
-        found: dict[int, str] = {}
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            marks = ",".join("?" * len(part))
-            sql = f"SELECT vec_id, memory_id FROM chunks WHERE vec_id IN ({marks})"
-            found.update((int(v), str(m)) for v, m in self.db.execute(sql, part))
-        return found
+        """Owner memory of each vector id."""
+        return self._chunk_pairs("vec_id", list(vec_ids))
 
     def vector_ids_for(self, memory_ids: Iterable[str]) -> dict[int, str]:
-        ids = list(memory_ids)
+        """Every vector id of the given memories, with its owner."""
+        return self._chunk_pairs("memory_id", list(memory_ids))
+
+    def _chunk_pairs(self, column: str, keys: list[object]) -> dict[int, str]:
         found: dict[int, str] = {}
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
+        for start in range(0, len(keys), 500):  # SQLite caps bound parameters
+            part = keys[start : start + 500]
             marks = ",".join("?" * len(part))
-            sql = f"SELECT vec_id, memory_id FROM chunks WHERE memory_id IN ({marks})"
+            sql = f"SELECT vec_id, memory_id FROM chunks WHERE {column} IN ({marks})"
             found.update((int(v), str(m)) for v, m in self.db.execute(sql, part))
         return found
 

@@ -71,6 +71,13 @@ def hook(event: str, payload: object, env: dict[str, str]) -> subprocess.Complet
     )
 
 
+def capture_cli(vault: Vault, path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`vault capture --transcript PATH`, the command the hooks hand capture to."""
+    command = ["capture", "--transcript", str(path)]
+    return subprocess.run([sys.executable, "-m", "hooks.cli", "--vault", str(vault.root), *command],
+                          capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
+
+
 def settle(vault: Vault) -> None:
     """Wait until the daemon has finished the work queued before this call."""
     client.request(vault.root, "status", {}, timeout=120)
@@ -239,21 +246,7 @@ def test_twenty_secret_formats_never_reach_the_vault(vault: Vault, tmp_path: Pat
         tmp_path,
         [("user", turn) for turn in SECRET_TURNS] + [("user", PRIVATE)],
     )
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "hooks.cli",
-            "--vault",
-            str(vault.root),
-            "capture",
-            "--transcript",
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = capture_cli(vault, path, dict(os.environ))
     assert result.returncode == 0, result.stderr
     assert len(memories(vault)) >= 15
     blobs = [p.read_bytes() for p in vault.root.rglob("*") if p.is_file()]
@@ -367,22 +360,7 @@ def test_optional_llm_extraction_runs_claude_p_without_hooks(vault: Vault, tmp_p
         "VAULT_LLM_EXTRACTION": "true",
         "CLAUDECODE": "1",
     }
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "hooks.cli",
-            "--vault",
-            str(vault.root),
-            "capture",
-            "--transcript",
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
+    result = capture_cli(vault, path, env)
     assert result.returncode == 0, result.stderr
     [memory] = memories(vault)
     assert "every Tuesday" in memory.read_text()
