@@ -480,6 +480,40 @@ def daemon(context: Context, action: str, as_json: bool) -> None:
         raise DaemonDown("no daemon is running for this vault")
 
 
+@main.group()
+def bench() -> None:
+    """Measure memory-vault on your own or public data.
+
+    Example: vault bench retrieval --data ../shared/bench/locomo-dev
+    """
+
+
+@bench.command()
+@click.option(
+    "--data",
+    "data",
+    required=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder with memories.jsonl and queries.jsonl (LoCoMo format).",
+)
+@click.option("--mode", type=click.Choice(["hybrid", "vector", "keyword", "all"]), default="hybrid",
+              show_default=True, help="Similarity used for ranking.")  # fmt: skip
+@json_option
+def retrieval(data: Path, mode: str, as_json: bool) -> None:
+    """R@5, R@10, MRR and nDCG@10 of recall, with and without decay.
+
+    Example: vault bench retrieval --data ../shared/bench/locomo-dev --mode all
+    """
+    from hooks.retrieval_bench import MODES, run, table
+
+    modes = list(MODES) if mode == "all" else [mode]
+    try:
+        report = run(data, modes, progress=lambda line: click.echo(line, err=True))
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    emit(report) if as_json else click.echo(table(report))
+
+
 @main.command()
 @pass_context
 def mcp(context: Context) -> None:

@@ -46,6 +46,7 @@ class RecallOptions:
     topic_hint: str | None = None
     exclude_topic: str | None = None
     reinforce: bool = True
+    decay: bool = True  # False: rank by similarity alone (static-knowledge benchmarks)
 
 
 class MemoryService:
@@ -202,7 +203,7 @@ class MemoryService:
         now = self.clock()
         ranked = []
         for candidate in self._candidates(query, opts, archived=False):
-            current = self._strength(candidate.row, now)
+            current = self._strength(candidate.row, now) if opts.decay else 1.0
             if current < self.config.retrieval_floor:
                 continue
             if candidate.similarity < self.config.min_similarity:

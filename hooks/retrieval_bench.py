@@ -1,0 +1,156 @@
+"""`vault bench retrieval`: recall quality on LoCoMo-format data.
+
+For each conversation it builds a fresh vault of that conversation's memories
+(their timestamps as created times), indexes it with the real model, and runs
+every question through MemoryService.recall (the path the hooks use) with
+`now` = the conversation's last timestamp, with and without decay. Prints
+R@5, R@10, MRR and nDCG@10 overall and per category, and query latency.
+Data: a folder with memories.jsonl and queries.jsonl (see the README).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from indexer import Embedder, SentenceTransformerEmbedder, VaultIndex
+from memory import MemoryService, RecallOptions
+from memory.evaluation import scores
+from vault import Vault, fixed_clock, load_settings, parse_time
+
+MODES: dict[str, dict[str, str]] = {  # setting overrides per mode
+    "hybrid": {},
+    "vector": {"VAULT_VECTOR_WEIGHT": "1.0", "VAULT_KEYWORD_WEIGHT": "0.0"},
+    "keyword": {"VAULT_VECTOR_WEIGHT": "0.0", "VAULT_KEYWORD_WEIGHT": "1.0"},
+}
+METRICS = ("R@5", "R@10", "MRR", "nDCG@10")
+
+
+def _lines(path: Path) -> Iterator[dict[str, Any]]:
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.strip():
+                try:
+                    yield json.loads(line)
+                except ValueError as exc:
+                    raise ValueError(f"{path}:{number}: not JSON ({exc})") from None
+
+
+def load(data: Path) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+    for name in ("memories.jsonl", "queries.jsonl"):
+        if not (data / name).is_file():
+            raise ValueError(f"{data / name}: missing (needs memories.jsonl and queries.jsonl)")
+    memories: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    queries: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for item in _lines(data / "memories.jsonl"):
+        memories[str(item.get("conv", ""))].append(item)
+    for item in _lines(data / "queries.jsonl"):
+        queries[str(item.get("conv", ""))].append(item)
+    return memories, queries
+
+
+def _file_id(memory_id: str) -> str:
+    return memory_id.replace(":", "_").replace("/", "_")
+
+
+def build_vault(root: Path, items: list[dict[str, Any]]) -> Vault:
+    from vault import MemoryStore
+
+    vault = Vault(root)
+    MemoryService.init_vault(vault)
+    store = MemoryStore(vault)
+    for item in items:
+        memory_id = _file_id(str(item["id"]))
+        created = parse_time(item["timestamp"])
+        meta = {"id": memory_id, "created": created, "last_access": created,
+                "stability": 7.0, "tier": "episodic", "kind": "fact",
+                "session": str(item.get("session", "")), "source": "bench"}  # fmt: skip
+        store.create(memory_id, meta, str(item["text"]).strip() + "\n")
+    return vault
+
+
+def run(
+    data: Path, modes: list[str], embedder: Embedder | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    memories, queries = load(data)
+    embedder = embedder or SentenceTransformerEmbedder()
+    per_query: dict[tuple[str, bool], list[dict[str, Any]]] = defaultdict(list)
+    latencies: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="vault-bench-") as tmp:
+        for conv, items in sorted(memories.items()):
+            vault = build_vault(Path(tmp) / conv, items)
+            last = max(parse_time(i["timestamp"]) for i in items)
+            for mode in modes:
+                settings = load_settings(None, MODES[mode])
+                index = VaultIndex(vault, settings, embedder=embedder)
+                service = MemoryService(
+                    vault, settings, clock=fixed_clock(last), index=index, auto_sync=False
+                )
+                index.sync()
+                for decay in (False, True):
+                    options = RecallOptions(limit=10, reinforce=False, decay=decay)
+                    for query in queries.get(conv, []):
+                        started = time.perf_counter()
+                        hits = service.recall(str(query["query"]), options)
+                        latencies.append((time.perf_counter() - started) * 1000)
+                        relevant = {_file_id(r) for r in query.get("relevant", [])}
+                        row: dict[str, Any] = scores([h.id for h in hits], relevant)
+                        row["category"] = str(query.get("category_name") or query.get("category"))
+                        per_query[(mode, decay)].append(row)
+                service.index.close()
+            if progress:
+                progress(f"{conv}: {len(items)} memories, {len(queries.get(conv, []))} questions")
+    return {
+        "results": [
+            {"mode": mode, "decay": decay, **_summary(rows)}
+            for (mode, decay), rows in sorted(per_query.items())
+        ],
+        "latency_ms": {
+            "p50": round(statistics.median(latencies), 1),
+            "p95": round(sorted(latencies)[int(0.95 * (len(latencies) - 1))], 1),
+        }
+        if latencies
+        else {},  # fmt: skip
+    }
+
+
+def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    def mean(items: list[dict[str, Any]]) -> dict[str, float]:
+        return {m: round(statistics.fmean(r[m] for r in items), 3) for m in METRICS}
+
+    by_category: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_category[row["category"]].append(row)
+    return {
+        "questions": len(rows),
+        "overall": mean(rows),
+        "by_category": {
+            c: {"questions": len(r), **mean(r)} for c, r in sorted(by_category.items())
+        },
+    }
+
+
+def table(report: dict[str, Any]) -> str:
+    def cells(values: dict[str, Any]) -> str:
+        return "  ".join(f"{values[m]:7.3f}" for m in METRICS)
+
+    lines = [f"{'mode':8} {'decay':6} {'n':>4}  " + "  ".join(f"{m:>7}" for m in METRICS)]
+    for result in report["results"]:
+        decay = "on" if result["decay"] else "off"
+        head = f"{result['mode']:8} {decay:6} {result['questions']:>4}  "
+        lines.append(head + cells(result["overall"]))
+        for category, values in result["by_category"].items():
+            lines.append(f"  {category:12} {values['questions']:>4}  " + cells(values))
+    latency = report.get("latency_ms", {})
+    if latency:
+        lines.append(
+            f"recall latency per question: p50 {latency['p50']} ms, p95 {latency['p95']} ms"
+        )
+    return "\n".join(lines)
