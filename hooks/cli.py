@@ -508,7 +508,7 @@ def retrieval(data: Path, mode: str, as_json: bool) -> None:
 
     modes = list(MODES) if mode == "all" else [mode]
     try:
-        report = run(data, modes, progress=lambda line: click.echo(line, err=True))
+        report = run(data, modes, os.environ, progress=lambda line: click.echo(line, err=True))
     except ValueError as exc:
         raise CliError(str(exc)) from None
     emit(report) if as_json else click.echo(table(report))

@@ -15,7 +15,7 @@ import statistics
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -76,9 +76,10 @@ def build_vault(root: Path, items: list[dict[str, Any]]) -> Vault:
 
 
 def run(
-    data: Path, modes: list[str], embedder: Embedder | None = None,
-    progress: Callable[[str], None] | None = None,
+    data: Path, modes: list[str], environ: Mapping[str, str] | None = None,
+    embedder: Embedder | None = None, progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:  # fmt: skip
+    """`environ` carries VAULT_* overrides (a mode's weights win over them)."""
     memories, queries = load(data)
     embedder = embedder or SentenceTransformerEmbedder()
     per_query: dict[tuple[str, bool], list[dict[str, Any]]] = defaultdict(list)
@@ -88,7 +89,7 @@ def run(
             vault = build_vault(Path(tmp) / conv, items)
             last = max(parse_time(i["timestamp"]) for i in items)
             for mode in modes:
-                settings = load_settings(None, MODES[mode])
+                settings = load_settings(None, {**(environ or {}), **MODES[mode]})
                 index = VaultIndex(vault, settings, embedder=embedder)
                 service = MemoryService(
                     vault, settings, clock=fixed_clock(last), index=index, auto_sync=False
