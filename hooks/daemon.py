@@ -143,39 +143,50 @@ class Daemon:
                 message = _read_request(conn)
             except (OSError, ValueError) as exc:
                 message = {"op": "", "error": f"bad request: {exc}"}
-            with self._work:  # one request at a time, its follow-up work included
-                reply, after = self._answer(message)
-                with contextlib.suppress(OSError):
-                    conn.sendall(encode(reply))
-                    conn.shutdown(socket.SHUT_WR)
-                if after is not None:
-                    self._run_after(message, after)
+            if message.get("op") in ("ping", "shutdown"):  # never wait behind work
+                reply, steps = self._answer(message)
+                self._send(conn, reply)
+                return
+            with self._work:  # one request at a time
+                reply, steps = self._answer(message)
+                self._send(conn, reply)
+                if steps:
+                    self._run_step(message, steps[0])
+            for step in steps[1:]:
+                time.sleep(0.002)  # a request waiting for the lock goes first
+                with self._work:
+                    self._run_step(message, step)
 
-    def _run_after(self, message: dict[str, Any], after: Any) -> None:
+    @staticmethod
+    def _send(conn: socket.socket, reply: dict[str, Any]) -> None:
+        with contextlib.suppress(OSError):
+            conn.sendall(encode(reply))
+            conn.shutdown(socket.SHUT_WR)
+
+    def _run_step(self, message: dict[str, Any], step: Any) -> None:
         try:
-            after()
+            step()
         except EXPECTED as exc:
             log.info("follow-up of %s failed: %s", message.get("op"), exc)
         except Exception:  # a bug must not kill the daemon; it is logged in full
             log.exception("follow-up of %s crashed", message.get("op"))
 
-    def _answer(self, message: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    def _answer(self, message: dict[str, Any]) -> tuple[dict[str, Any], tuple[Any, ...]]:
         if "error" in message:
-            return {"ok": False, "error": message["error"], "kind": "protocol"}, None
-        reply, after = self._reply(message)
-        return reply, after
+            return {"ok": False, "error": message["error"], "kind": "protocol"}, ()
+        return self._reply(message)
 
-    def _reply(self, message: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    def _reply(self, message: dict[str, Any]) -> tuple[dict[str, Any], tuple[Any, ...]]:
         op = str(message.get("op", ""))
         args = message.get("args") or {}
         if not isinstance(args, dict):
-            return {"ok": False, "error": "args must be an object", "kind": "protocol"}, None
+            return {"ok": False, "error": "args must be an object", "kind": "protocol"}, ()
         self.last_request = time.monotonic()
         if op == "ping":
-            return {"ok": True, "result": self.describe()}, None
+            return {"ok": True, "result": self.describe()}, ()
         if op == "shutdown":
             self.stop()
-            return {"ok": True, "result": {"pid": os.getpid(), "stopping": True}}, None
+            return {"ok": True, "result": {"pid": os.getpid(), "stopping": True}}, ()
         started = time.perf_counter()
         try:
             self.requests += 1
@@ -183,12 +194,12 @@ class Daemon:
         except EXPECTED as exc:
             log.info("%s failed: %s", op, exc)
             error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            return {"ok": False, "error": error, "kind": type(exc).__name__}, None
+            return {"ok": False, "error": error, "kind": type(exc).__name__}, ()
         except Exception as exc:  # a bug must not kill the daemon; it is logged in full
             log.exception("%s crashed", op)
-            return {"ok": False, "error": f"internal error: {exc}", "kind": "internal"}, None
+            return {"ok": False, "error": f"internal error: {exc}", "kind": "internal"}, ()
         log.debug("%s in %.1f ms", op, (time.perf_counter() - started) * 1000)
-        return {"ok": True, "result": reply.result}, reply.after
+        return {"ok": True, "result": reply.result}, reply.steps
 
     def describe(self) -> dict[str, Any]:
         return {

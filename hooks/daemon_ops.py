@@ -76,22 +76,25 @@ def op_recall_associative(s: MemoryService, a: Args) -> Any:
 
 @dataclass(frozen=True)
 class Reply:
-    """A result to send now and work to do right after it is sent."""
+    """A result to send now and work to do after it is sent, in steps: the daemon
+    lets waiting requests in between steps, so a long sweep never holds up a prompt."""
 
     result: Any
-    after: Callable[[], Any] | None = None
+    steps: tuple[Callable[[], Any], ...] = ()
 
 
 def _promised(hit: Hit, reinforce: bool) -> Hit:
     return replace(hit, reinforced=True) if reinforce else hit
 
 
-def _later(s: MemoryService, hits: list[Hit], options: RecallOptions) -> Callable[[], Any] | None:
+def _later(
+    s: MemoryService, hits: list[Hit], options: RecallOptions
+) -> tuple[Callable[[], Any], ...]:
     """Reinforcement writes files (fsync): done after the reply, so a prompt never waits."""
     if not (options.reinforce and hits):
-        return None
+        return ()
     clock = s.clock
-    return lambda: _with_clock(s, clock, lambda: s.reinforce_hits(hits))
+    return (lambda: _with_clock(s, clock, lambda: s.reinforce_hits(hits)),)
 
 
 def _with_clock(s: MemoryService, clock: Any, work: Callable[[], Any]) -> Any:
@@ -187,16 +190,18 @@ def op_capture(s: MemoryService, a: Args) -> Any:
     if not path.is_file():
         raise RecallError(f"{path}: no such transcript")
     session, project = str(a.get("session") or ""), str(a.get("project") or "")
-    return Reply({"queued": str(path)}, lambda: capture_transcript(s, path, session, project))
+    return Reply({"queued": str(path)}, (lambda: capture_transcript(s, path, session, project),))
 
 
 def op_sweep(s: MemoryService, a: Args) -> Any:
-    from hooks.capture_run import sweep
+    from hooks.capture_run import capture_transcript, pending_transcripts, prune_if_due
 
     environ = (
         {"CLAUDE_CONFIG_DIR": str(a["claude_config_dir"])} if a.get("claude_config_dir") else {}
     )
-    return Reply({"queued": "sweep"}, lambda: sweep(s, {**os.environ, **environ}))
+    pending = pending_transcripts(s, {**os.environ, **environ})
+    steps = [lambda path=path: capture_transcript(s, path) for path in pending]
+    return Reply({"queued": [str(p) for p in pending]}, (*steps, lambda: prune_if_due(s)))
 
 
 OPS: dict[str, Callable[[MemoryService, Args], Any]] = {
@@ -228,16 +233,19 @@ def dispatch_reply(service: MemoryService, op: str, args: Args) -> Reply:
     clock = fixed_clock(parse_time(now)) if now else utc_now
     result = _with_clock(service, clock, lambda: OPS[op](service, args))
     if isinstance(result, Reply):
-        after = result.after
-        if after is not None:  # follow-up work sees the same clock as the request
-            return Reply(result.result, lambda: _with_clock(service, clock, after))
-        return result
+        # Follow-up steps see the same clock as the request.
+        steps = tuple(_clocked(service, clock, step) for step in result.steps)
+        return Reply(result.result, steps)
     return Reply(result)
+
+
+def _clocked(service: MemoryService, clock: Any, step: Callable[[], Any]) -> Callable[[], Any]:
+    return lambda: _with_clock(service, clock, step)
 
 
 def dispatch(service: MemoryService, op: str, args: Args) -> Any:
     """Run `op` and its follow-up work now (in-process callers)."""
     reply = dispatch_reply(service, op, args)
-    if reply.after is not None:
-        reply.after()
+    for step in reply.steps:
+        step()
     return reply.result

@@ -205,3 +205,26 @@ def test_unknown_events_and_missing_vault_exit_zero(tmp_path: Path) -> None:
     assert (result.returncode, result.stdout) == (0, "")
     missing = hook(Vault(tmp_path / "nothing"), {"prompt": "hello"})
     assert (missing.returncode, missing.stdout) == (0, "")
+
+
+def test_ping_is_answered_while_work_holds_the_daemon(vault: Vault) -> None:
+    import socket as socket_module
+    import threading
+
+    from hooks.daemon import Daemon
+    from hooks.protocol import encode
+    from vault import load_settings
+
+    daemon = Daemon(vault, load_settings(vault.config_path, {}))
+    ours, theirs = socket_module.socketpair()
+    with daemon._work:  # a long capture or sweep step is running
+        worker = threading.Thread(target=daemon._handle, args=(theirs,))
+        worker.start()
+        ours.sendall(encode({"op": "ping"}))
+        ours.settimeout(5)
+        reply = json.loads(ours.recv(65536))
+        worker.join(timeout=5)
+    assert reply["ok"]
+    assert reply["result"]["pid"] == os.getpid()
+    ours.close()
+    daemon.service.index.close()
