@@ -1,4 +1,8 @@
-"""The memory model's numbers in one frozen object (defaults: ARCHITECTURE.md)."""
+"""The memory model's numbers in one frozen object.
+
+The defaults live in one place, `vault.config.DEFAULTS` (the same table that
+writes the commented config.toml); this object only gives them types.
+"""
 
 from __future__ import annotations
 
@@ -9,22 +13,28 @@ from vault import Settings
 
 @dataclass(frozen=True)
 class MemoryConfig:
-    episodic_base_stability: float = 7.0
-    semantic_base_stability: float = 90.0
-    curated_base_stability: float = 365.0
-    reinforce_factor: float = 1.5
-    confirm_factor: float = 2.5
-    cap_multiplier: float = 10.0
-    retrieval_floor: float = 0.1
-    archive_floor: float = 0.02
-    prune_curated: bool = False
-    min_similarity: float = 0.3
-    confident_bar: float = 0.35
-    activated_bar: float = 0.15
-    cue_bar: float = 0.25
-    cold_bar: float = 0.6
-    project_boost: float = 1.3
-    topic_boost: float = 1.2
+    episodic_base_stability: float
+    semantic_base_stability: float
+    curated_base_stability: float
+    reinforce_factor: float
+    confirm_factor: float
+    cap_multiplier: float
+    retrieval_floor: float
+    archive_floor: float
+    prune_curated: bool
+    min_similarity: float
+    confident_bar: float
+    activated_bar: float
+    cue_bar: float
+    cold_bar: float
+    project_boost: float
+    topic_boost: float
+
+    @classmethod
+    def default(cls) -> MemoryConfig:
+        from vault.config import load_settings
+
+        return cls.from_settings(load_settings(None, {}))
 
     @classmethod
     def from_settings(cls, settings: Settings) -> MemoryConfig:

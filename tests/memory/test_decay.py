@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 
 from memory import MemoryConfig, classify, days_until, reinforce, strength
 
-CONFIG = MemoryConfig()
+CONFIG = MemoryConfig.default()
 
 
 def test_fresh_jot_fades_from_recall_around_day_16_and_reaches_archive_floor_around_day_27() -> (
