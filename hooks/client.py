@@ -81,20 +81,25 @@ def spawn(root: Path, environ: Mapping[str, str]) -> bool:
     marker.parent.mkdir(parents=True, exist_ok=True)
     os.chmod(marker.parent, 0o700)
     marker.touch()
+    # The daemon serves every clock; each request carries its own `now`.
+    run_detached(root, ["serve"], {k: v for k, v in environ.items() if k != "VAULT_NOW"})
+    return True
+
+
+def run_detached(root: Path, args: list[str], environ: Mapping[str, str]) -> None:
+    """Run `vault --vault ROOT ARGS` in the background: new session, no inherited pipes."""
     import subprocess
 
-    env = {k: v for k, v in environ.items() if k != "VAULT_NOW"}
     subprocess.Popen(
-        [sys.executable, "-m", "hooks.cli", "--vault", str(root), "serve"],
+        [sys.executable, "-m", "hooks.cli", "--vault", str(root), *args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
         close_fds=True,
-        env=env,
+        env=dict(environ),
         cwd=str(root),
     )
-    return True
 
 
 def starting_path_clear(root: Path) -> None:

@@ -68,15 +68,4 @@ def confirm(root: Path, ids: list[str], environ: Mapping[str, str]) -> None:
         except client.DaemonError:
             continue  # purged or archived meanwhile
         except client.DaemonUnavailable:
-            _confirm_detached(root, memory_id)
-
-
-def _confirm_detached(root: Path, memory_id: str) -> None:
-    import subprocess
-    import sys
-
-    subprocess.Popen(
-        [sys.executable, "-m", "hooks.cli", "--vault", str(root), "confirm", memory_id],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True, close_fds=True,
-    )  # fmt: skip
+            client.run_detached(root, ["confirm", memory_id], environ)

@@ -44,14 +44,8 @@ def _background(root: Path, op: str, args: dict[str, Any], cli: list[str]) -> No
         return
     except (client.DaemonUnavailable, client.DaemonError):
         pass
-    import subprocess
-
     client.spawn(root, os.environ)
-    subprocess.Popen(
-        [sys.executable, "-m", "hooks.cli", "--vault", str(root), *cli],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True, close_fds=True,
-    )  # fmt: skip
+    client.run_detached(root, cli, os.environ)
 
 
 def capture(event_name: str, environ: Mapping[str, str] = os.environ) -> None:
