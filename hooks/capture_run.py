@@ -133,5 +133,6 @@ def prune_if_due(service: MemoryService) -> int | None:
     if isinstance(last, str) and last > format_time(now - PRUNE_EVERY):
         return None
     archived = len(service.prune())
+    service.sweep_links()  # pruning and consolidation change the graph
     state.update(lambda data: data.__setitem__("last_prune", format_time(now)))
     return archived

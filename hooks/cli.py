@@ -6,84 +6,19 @@ become one line on stderr and a distinct exit code (see hooks/errors.py).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from hooks import render
+from hooks.cli_common import Context, emit, json_option, now_option, pass_context
 from hooks.errors import HANDLED, CliError, DaemonDown, to_cli_error
-from vault import Clock, Vault, fixed_clock, load_settings, parse_time, resolve_vault_home, utc_now
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-@dataclass
-class Context:
-    vault_option: str | None
-
-    @property
-    def vault(self) -> Vault:
-        return Vault(resolve_vault_home(self.vault_option, os.environ))
-
-    def service(self, now: datetime | None = None, embed_on_write: bool = False) -> Any:
-        from memory import MemoryService
-
-        vault = self.vault
-        settings = load_settings(vault.config_path, os.environ)
-        clock: Clock = fixed_clock(now) if now else utc_now
-        service = MemoryService(vault, settings, clock=clock, embed_on_write=embed_on_write)
-        service.require_vault()
-        return service
-
-    def call(self, op: str, args: dict[str, Any], now: datetime | None) -> Any:
-        """Ask the warm daemon when one runs (no model load), else work in-process."""
-        from hooks import client
-        from hooks.daemon_ops import dispatch
-
-        vault = self.vault
-        request = {**args, "now": now.isoformat() if now else None}
-        if vault.exists():
-            try:
-                return client.request(vault.root, op, request)
-            except client.DaemonUnavailable:
-                pass
-            except client.DaemonError as exc:
-                raise CliError(str(exc)) from None
-        return dispatch(self.service(now), op, request)
-
-
-def _parse_now(_: click.Context, __: click.Parameter, value: str | None) -> datetime | None:
-    if not value:
-        return None
-    try:
-        return parse_time(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not an ISO 8601 time (2026-11-29T10:00Z)") from None
-
-
-def now_option(command: F) -> F:
-    return click.option(
-        "--now",
-        envvar="VAULT_NOW",
-        callback=_parse_now,
-        metavar="TIME",
-        help="Pretend it is TIME (ISO 8601) to simulate the future; also VAULT_NOW.",
-    )(command)
-
-
-def json_option(command: F) -> F:
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(command)
-
-
-def emit(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+from vault import load_settings
 
 
 class VaultGroup(click.Group):
@@ -111,9 +46,6 @@ def main(ctx: click.Context, vault_option: str | None) -> None:
     Example: vault init && vault jot "prefer pytest fixtures" && vault recall "fixtures"
     """
     ctx.obj = Context(vault_option)
-
-
-pass_context = click.make_pass_decorator(Context)
 
 
 @main.command()
@@ -572,6 +504,15 @@ def demo(folder: Path | None) -> None:
 
     run_demo(folder, click.echo)
 
+
+def _register_more() -> None:
+    from hooks.cli_association import graph, links
+
+    for command in (links, graph):
+        main.add_command(command)
+
+
+_register_more()
 
 if __name__ == "__main__":
     main()

@@ -62,14 +62,18 @@ def _record(service: MemoryService, memory_id: str) -> dict[str, Any]:
 def op_recall(s: MemoryService, a: Args) -> Any:
     options = _options(a)
     hits = s.recall(_text(a, "query"), replace(options, reinforce=False))
-    return Reply([_promised(h, options.reinforce) for h in hits], _later(s, hits, options))
+    direct = [h for h in hits if not h.via]  # see-also hits are never reinforced
+    result = [(h if h.via else _promised(h, options.reinforce)).to_dict() for h in hits]
+    return Reply(result, _later(s, direct, options))
 
 
 def op_recall_associative(s: MemoryService, a: Args) -> Any:
     options = _options(a)
     found = s.recall_associative(_text(a, "query"), replace(options, reinforce=False))
     result = Associative(
-        [_promised(h, options.reinforce) for h in found.confident], found.activated
+        [_promised(h, options.reinforce) for h in found.confident],
+        found.activated,
+        found.see_also,
     )
     return Reply(result.to_dict(), _later(s, found.confident, options))
 

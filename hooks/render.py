@@ -18,9 +18,10 @@ def age(days: float) -> str:
 
 
 def hit_lines(hit: Hit, explain: bool) -> list[str]:
+    via = f", see also: linked to {hit.via}" if hit.via else ""
     head = (
         f"{hit.id}  [{hit.tier}, {age(hit.age_days)}, strength {hit.strength:.2f}, "
-        f"score {hit.score:.3f}{', reinforced' if hit.reinforced else ''}]"
+        f"score {hit.score:.3f}{', reinforced' if hit.reinforced else ''}{via}]"
     )
     body = textwrap.indent(textwrap.shorten(hit.text, 400, placeholder=" ..."), "    ")
     lines = [head, body]
@@ -40,6 +41,9 @@ def associative(result: Associative, explain: bool) -> str:
     parts.append(textwrap.indent(hits(result.confident, explain, "(none)"), "  "))
     parts.append("Might be related (hedged, not reinforced; `vault confirm ID` if it still holds):")
     parts.append(textwrap.indent(hits(result.activated, explain, "(none)"), "  "))
+    if result.see_also:
+        parts.append("See also (linked to the memories above):")
+        parts.append(textwrap.indent(hits(result.see_also, explain), "  "))
     return "\n".join(parts)
 
 

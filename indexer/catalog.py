@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS memories(
 CREATE TABLE IF NOT EXISTS chunks(
     vec_id INTEGER PRIMARY KEY, memory_id TEXT NOT NULL, chunk_no INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_by_memory ON chunks(memory_id);
+CREATE INDEX IF NOT EXISTS memories_by_session ON memories(session);
 CREATE TABLE IF NOT EXISTS problems(
     path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
     reason TEXT NOT NULL);
@@ -176,6 +177,10 @@ class Catalog:
             found.update((r.id, r) for r in self._select(f"WHERE id IN ({marks})", part))
         return found
 
+    def session_rows(self, session: str) -> list[ManifestRow]:
+        """The memories captured in one session, oldest first."""
+        return list(self._select("WHERE session = ? ORDER BY created, id", (session,)))
+
     def upsert_row(self, row: ManifestRow) -> None:
         marks = ",".join("?" * len(ROW_FIELDS))
         self.db.execute(
@@ -219,6 +224,10 @@ class Catalog:
 
     def all_vector_ids(self) -> set[int]:
         return {int(r[0]) for r in self.db.execute("SELECT vec_id FROM chunks")}
+
+    def all_chunks(self) -> dict[int, str]:
+        """Every vector id with the memory that owns it."""
+        return {int(v): str(m) for v, m in self.db.execute("SELECT vec_id, memory_id FROM chunks")}
 
     def memory_of_vectors(self, vec_ids: Iterable[int]) -> dict[int, str]:
         """Owner memory of each vector id."""

@@ -71,6 +71,15 @@ class VectorStore:
         scores, ids = self.index.search(query.reshape(1, -1), min(k, self.count), params=params)
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i != -1]
 
+    def search_many(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k (scores, ids) for each row of `queries`; missing slots have id -1."""
+        k = min(k, self.count)
+        if k <= 0 or len(queries) == 0:
+            empty = np.zeros((len(queries), 0))
+            return empty, empty.astype(np.int64)
+        scores, ids = self.index.search(np.ascontiguousarray(queries, dtype=np.float32), k)
+        return scores, ids
+
     def vectors_for(self, ids: list[int]) -> np.ndarray:
         return np.vstack([self.index.reconstruct(int(i)) for i in ids])
 

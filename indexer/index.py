@@ -253,6 +253,21 @@ class VaultIndex:
         with self._mutex:
             return self.catalog.row(memory_id)
 
+    def rows_for(self, memory_ids: Iterable[str]) -> dict[str, ManifestRow]:
+        with self._mutex:
+            return self.catalog.rows_for(memory_ids)
+
+    def session_neighbours(self, row: ManifestRow, window: int) -> list[str]:
+        """Memories of the same session up to `window` places before or after `row`."""
+        if not row.session or window < 1:
+            return []
+        with self._mutex:
+            ids = [r.id for r in self.catalog.session_rows(row.session)]
+        if row.id not in ids:
+            return []
+        at = ids.index(row.id)
+        return [m for m in ids[max(0, at - window) : at + window + 1] if m != row.id]
+
     def body(self, memory_id: str) -> str:
         with self._mutex:
             return self.catalog.body(memory_id)
@@ -315,6 +330,20 @@ class VaultIndex:
             if m in rows and filters.admits(rows[m])
         ]
         return candidates[:pool]
+
+    def neighbours(
+        self,
+        memory_ids: Iterable[str] | None,
+        k: int,
+        bar: float,
+        allowed: set[str] | None = None,
+    ) -> dict[str, list[tuple[str, float]]]:
+        """Each memory's nearest other memories by cosine (every memory when None)."""
+        from indexer.neighbours import nearest_memories
+
+        with self._mutex:
+            vectors = self.vectors
+            return nearest_memories(vectors, self.catalog, memory_ids, k, bar, allowed)
 
     def stats(self) -> dict[str, object]:
         with self._mutex:

@@ -29,6 +29,12 @@ class MemoryConfig:
     cold_bar: float
     project_boost: float
     topic_boost: float
+    link_bar: float
+    links_max: int
+    link_spread: float
+    session_spread: float
+    session_window: int
+    topic_bar: float
 
     @classmethod
     def default(cls) -> MemoryConfig:

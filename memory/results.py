@@ -26,9 +26,10 @@ class Hit:
     boost: float
     score: float
     age_days: float
-    recall_tier: str  # confident | activated | recall | cold
+    recall_tier: str  # confident | activated | recall | cold | see-also
     reason: str
     reinforced: bool = False
+    via: str = ""  # see-also: the hit that brought this memory in
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hit:
@@ -47,18 +48,21 @@ class Hit:
 class Associative:
     confident: list[Hit]
     activated: list[Hit]
+    see_also: list[Hit] = field(default_factory=list)  # linked to the hits above
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Associative:
         return cls(
             [Hit.from_dict(h) for h in data.get("confident", [])],
             [Hit.from_dict(h) for h in data.get("activated", [])],
+            [Hit.from_dict(h) for h in data.get("see_also", [])],
         )
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "confident": [h.to_dict() for h in self.confident],
             "activated": [h.to_dict() for h in self.activated],
+            "see_also": [h.to_dict() for h in self.see_also],
         }
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from indexer import Candidate, Filters, ManifestRow, SyncReport, VaultIndex
+from memory.associate import Edge, Linker, LinkReport
 from memory.config import MemoryConfig
 from memory.decay import days_between, reinforce, strength
 from memory.errors import RecallError
@@ -29,6 +30,7 @@ from vault import (
     Vault,
     VaultError,
     default_config_text,
+    link_targets,
     make_id,
     parse_time,
     slugify,
@@ -67,6 +69,7 @@ class MemoryService:
         self.index = index or VaultIndex(vault, settings)
         self.auto_sync = auto_sync
         self.embed_on_write = embed_on_write
+        self.linker = Linker(self.store, self.index, self.config)
 
     # Set-up ----------------------------------------------------------------
 
@@ -84,8 +87,13 @@ class MemoryService:
             raise VaultError(f"no vault at {self.vault.root}; run `vault init` first")
 
     def sync(self) -> SyncReport:
+        """Bring the index up to date; memories embedded now for the first time
+        (written without vectors, or dropped in by hand) get their links."""
         self.require_vault()
-        return self.index.sync()
+        report = self.index.sync()
+        if report.added:
+            self.linker.link_new(report.added, only_unlinked=True)
+        return report
 
     def _fresh(self) -> None:
         if self.auto_sync:
@@ -136,7 +144,7 @@ class MemoryService:
             except FileExistsError:
                 continue
             self.index.apply([path], allow_embed=self.embed_on_write)
-            return self.store.read_path(path)
+            return self._associate(memory_id, path)
         raise RecallError("could not find a free id for this memory")
 
     def ingest(
@@ -193,6 +201,12 @@ class MemoryService:
         else:
             path = self.store.rewrite(memory_id, {**changes, "last_access": now}, body).path
         self.index.apply([path], allow_embed=self.embed_on_write)
+        return self._associate(memory_id, path)
+
+    def _associate(self, memory_id: str, path: Path) -> MemoryRecord:
+        """Link a new or changed memory to its neighbours (when it has vectors)."""
+        if self.embed_on_write:
+            self.linker.link_new([memory_id])
         return self.store.read_path(path)
 
     # Recall ----------------------------------------------------------------
@@ -211,10 +225,52 @@ class MemoryService:
             boost = self._boost(candidate.row, opts)
             ranked.append((score(candidate.similarity, current, boost), current, candidate))
         ranked.sort(key=lambda item: item[0], reverse=True)
-        chosen = [self._hit(c, s, opts, now, "recall") for _, s, c in ranked[: opts.limit]]
-        if opts.reinforce:
-            chosen = self.reinforce_hits(chosen)
-        return chosen
+        direct = [self._hit(c, s, opts, now, "recall") for _, s, c in ranked[: opts.limit]]
+        merged = sorted(
+            direct + self._see_also(direct, opts, now), key=lambda h: h.score, reverse=True
+        )[: opts.limit]
+        if opts.reinforce:  # only direct hits are reinforced, never see-also
+            reinforced = {h.id: h for h in self.reinforce_hits([h for h in merged if not h.via])}
+            merged = [reinforced.get(h.id, h) if not h.via else h for h in merged]
+        return merged
+
+    def _see_also(self, hits: list[Hit], opts: RecallOptions, now: Any) -> list[Hit]:
+        """Spreading activation: memories linked to a hit (and, when enabled, its
+        session neighbours) join with a share of that hit's score, so never above it."""
+        shares: dict[str, tuple[float, Hit, str]] = {}
+        taken = {h.id for h in hits}
+        for hit in hits:
+            row = self.index.row(hit.id)
+            if row is None:
+                continue
+            sources = [(t, self.config.link_spread, "linked from") for t in link_targets(row.links)]
+            if self.config.session_spread > 0:
+                sources += [
+                    (t, self.config.session_spread, "same session as")
+                    for t in self.index.session_neighbours(row, self.config.session_window)
+                ]
+            for target, share, relation in sources:
+                if share <= 0 or target in taken:
+                    continue
+                value = hit.score * share
+                if value > shares.get(target, (-1.0, hit, ""))[0]:
+                    shares[target] = (value, hit, relation)
+        rows = self.index.rows_for(shares)
+        found = []
+        for target, (value, parent, relation) in shares.items():
+            row = rows.get(target)
+            if row is None or row.archived:
+                continue
+            if opts.exclude_topic and row.topic == opts.exclude_topic:
+                continue
+            current = self._strength(row, now) if opts.decay else 1.0
+            if current < self.config.retrieval_floor:
+                continue
+            candidate = Candidate(row, parent.similarity, 0.0, 0.0)
+            hit = self._hit(candidate, current, opts, now, "see-also")
+            reason = f"see also: {relation} {parent.id} ({value / parent.score:.2f} x its score)"
+            found.append(replace(hit, score=value, via=parent.id, reason=reason))
+        return found
 
     def recall_associative(self, query: str, options: RecallOptions | None = None) -> Associative:
         """Confident tier (reinforced) and activated tier (hedged, not reinforced)."""
@@ -236,9 +292,11 @@ class MemoryService:
             items.sort(key=lambda item: (item[0], item[1]), reverse=True)
             best[label] = [self._hit(c, s, opts, now, label) for _, _, s, c in items[: opts.limit]]
         chosen = best["confident"]
+        see_also = self._see_also(chosen + best["activated"], opts, now)
+        see_also.sort(key=lambda h: h.score, reverse=True)
         if opts.reinforce:
             chosen = self.reinforce_hits(chosen)
-        return Associative(chosen, best["activated"])
+        return Associative(chosen, best["activated"], see_also[: opts.limit])
 
     def recall_cold(self, query: str, limit: int = 5) -> list[Hit]:
         """Search only the archive, with the stricter cold bar on similarity alone."""
@@ -392,6 +450,22 @@ class MemoryService:
         path = self.store.delete(validate_id(memory_id))
         self.index.apply([path], allow_embed=False)
         return path
+
+    # Association -----------------------------------------------------------
+
+    def sweep_links(self, dry_run: bool = False) -> LinkReport:
+        """Recompute every memory's links (after edits, purges, consolidation)."""
+        self._fresh()
+        return self.linker.sweep(dry_run=dry_run)
+
+    def links(self, memory_id: str) -> tuple[list[ManifestRow | str], list[ManifestRow]]:
+        """A memory's links and backlinks."""
+        self._fresh()
+        return self.linker.links_of(validate_id(memory_id))
+
+    def graph(self) -> tuple[list[ManifestRow], list[Edge]]:
+        self._fresh()
+        return self.linker.edges()
 
     # Reading ---------------------------------------------------------------
 

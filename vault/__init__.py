@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from vault.layout import (
         Vault as Vault,
     )
+    from vault.links import link_targets as link_targets, wikilink as wikilink
     from vault.paths import (
         resolve_vault_home as resolve_vault_home,
     )
@@ -90,6 +91,8 @@ _EXPORTS = {
     "to_record": "vault.schema",
     "utc_now": "vault.clock",
     "validate_id": "vault.ids",
+    "link_targets": "vault.links",
+    "wikilink": "vault.links",
 }
 __all__ = sorted(_EXPORTS)
 
