@@ -133,6 +133,7 @@ def prune_if_due(service: MemoryService) -> int | None:
     if isinstance(last, str) and last > format_time(now - PRUNE_EVERY):
         return None
     archived = len(service.prune())
+    service.sweep_topics()  # new labels can refile what the classifier filed
     service.sweep_links()  # pruning and consolidation change the graph
     state.update(lambda data: data.__setitem__("last_prune", format_time(now)))
     return archived

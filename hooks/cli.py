@@ -506,9 +506,9 @@ def demo(folder: Path | None) -> None:
 
 
 def _register_more() -> None:
-    from hooks.cli_association import graph, links
+    from hooks.cli_association import graph, links, topics
 
-    for command in (links, graph):
+    for command in (links, graph, topics):
         main.add_command(command)
 
 

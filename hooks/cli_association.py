@@ -126,3 +126,39 @@ def _dot(rows: list[Any], edges: list[Any]) -> str:
         lines.append(f"  {quote(edge.source)} -> {quote(edge.target)}{arrow};")
     lines.append("}")
     return "\n".join(lines)
+
+
+@click.command()
+@click.option("--sweep", is_flag=True, help="Reclassify auto-filed and unfiled memories.")
+@click.option("--dry-run", is_flag=True, help="With --sweep: report what would change.")
+@json_option
+@now_option
+@pass_context
+def topics(
+    context: Context, sweep: bool, dry_run: bool, as_json: bool, now: datetime | None
+) -> None:
+    """Topics with their memories: filed by you (labels) and by the classifier.
+
+    Example: vault topics --sweep --dry-run
+    """
+    service = context.service(now, embed_on_write=True)
+    if sweep:
+        report = service.sweep_topics(dry_run=dry_run)
+        if as_json:
+            emit({"dry_run": dry_run, **report.to_dict()})
+            return
+        verb = "Would refile" if dry_run else "Refiled"
+        click.echo(f"{verb} {len(report.filed)} of {report.considered} memories.")
+        for memory_id, topic in sorted(report.filed.items()):
+            click.echo(f"  {memory_id} -> {topic or '(unfiled)'}")
+        return
+    counts = service.topics()
+    if as_json:
+        emit([{"topic": c.topic, "labelled": c.labelled, "auto": c.auto} for c in counts])
+        return
+    if not counts:
+        click.echo("No memories.")
+        return
+    click.echo(f"{'topic':24} {'yours':>6} {'auto':>6}")
+    for count in counts:
+        click.echo(f"{count.topic or '(unfiled)':24} {count.labelled:>6} {count.auto:>6}")

@@ -99,18 +99,24 @@ def build_server(root: Path) -> MCPServer:
     server = MCPServer("vault")
 
     @server.tool()
-    def recall(query: str, limit: int = 5, project: str = "") -> dict[str, Any]:
+    def recall(query: str, limit: int = 5, project: str = "", topic_hint: str = "",
+               exclude_topic: str = "") -> dict[str, Any]:  # fmt: skip
         """Search the user's long-term memory before answering questions about past
         decisions, preferences, conventions or project facts. Returns `confident`
-        memories (state them as facts; they are reinforced) and `might_be_related`
+        memories (state them as facts; they are reinforced), `might_be_related`
         ones (weak matches: mention them tentatively and ask whether they still
-        apply; call `confirm` when the user says yes). Each has id, tier, strength
-        (0-1, fades with disuse) and age in days."""
-        result = backend.call("recall_associative", {"query": query, "limit": min(limit, MAX_ITEMS),
-                                                      "project": project or None})  # fmt: skip
+        apply; call `confirm` when the user says yes) and `see_also` (memories
+        linked to those; background only). Each has id, tier, strength (0-1, fades
+        with disuse) and age in days. topic_hint boosts a topic; exclude_topic
+        leaves one out."""
+        args = {"query": query, "limit": min(limit, MAX_ITEMS), "project": project or None,
+                "topic_hint": topic_hint or None,
+                "exclude_topic": exclude_topic or None}  # fmt: skip
+        result = backend.call("recall_associative", args)
         return {
             "confident": [_hit(h, "confident") for h in result["confident"]],
             "might_be_related": [_hit(h, "might be related") for h in result["activated"]],
+            "see_also": [_hit(h, "see also") for h in result.get("see_also", [])],
         }
 
     @server.tool()

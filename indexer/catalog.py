@@ -17,7 +17,7 @@ from pathlib import Path
 from indexer.errors import CorruptIndexError
 from indexer.vector_ids import vector_id
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS memories(
@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS memories(
     created TEXT NOT NULL, last_access TEXT NOT NULL, stability REAL, tier TEXT NOT NULL,
     kind TEXT NOT NULL, topic TEXT NOT NULL, tags TEXT NOT NULL, project TEXT NOT NULL,
     session TEXT NOT NULL, source TEXT NOT NULL, recalls INTEGER NOT NULL,
-    confirmations INTEGER NOT NULL, salience REAL NOT NULL, links TEXT NOT NULL);
+    confirmations INTEGER NOT NULL, salience REAL NOT NULL, links TEXT NOT NULL,
+    filed TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS chunks(
     vec_id INTEGER PRIMARY KEY, memory_id TEXT NOT NULL, chunk_no INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_by_memory ON chunks(memory_id);
@@ -40,7 +41,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
 ROW_FIELDS = (
     "id", "path", "archived", "mtime_ns", "size", "body_hash", "created", "last_access",
     "stability", "tier", "kind", "topic", "tags", "project", "session", "source", "recalls",
-    "confirmations", "salience", "links",
+    "confirmations", "salience", "links", "filed",
 )  # fmt: skip
 
 
@@ -66,6 +67,7 @@ class ManifestRow:
     confirmations: int
     salience: float
     links: tuple[str, ...]
+    filed: str = ""
 
     @classmethod
     def from_sql(cls, row: sqlite3.Row) -> ManifestRow:

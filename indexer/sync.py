@@ -262,4 +262,5 @@ def manifest_row(
         confirmations=record.confirmations,
         salience=record.salience,
         links=record.links,
+        filed=record.filed,
     )

@@ -19,6 +19,7 @@ from memory.associate import Edge, Linker, LinkReport
 from memory.config import MemoryConfig
 from memory.decay import days_between, reinforce, strength
 from memory.errors import RecallError
+from memory.filing import Filer, FilingReport, TopicCount
 from memory.recall_tiers import classify, score, why
 from memory.redact import redact
 from memory.results import Associative, Hit, Listing, Status
@@ -70,6 +71,7 @@ class MemoryService:
         self.auto_sync = auto_sync
         self.embed_on_write = embed_on_write
         self.linker = Linker(self.store, self.index, self.config)
+        self.filer = Filer(self.store, self.index, self.config)
 
     # Set-up ----------------------------------------------------------------
 
@@ -92,6 +94,7 @@ class MemoryService:
         self.require_vault()
         report = self.index.sync()
         if report.added:
+            self.filer.file_new(report.added)
             self.linker.link_new(report.added, only_unlinked=True)
         return report
 
@@ -204,8 +207,10 @@ class MemoryService:
         return self._associate(memory_id, path)
 
     def _associate(self, memory_id: str, path: Path) -> MemoryRecord:
-        """Link a new or changed memory to its neighbours (when it has vectors)."""
+        """File a new or changed memory and link it to its neighbours. Without
+        vectors yet (a quick CLI jot), the sync that embeds it does both."""
         if self.embed_on_write:
+            self.filer.file_new([memory_id])
             self.linker.link_new([memory_id])
         return self.store.read_path(path)
 
@@ -466,6 +471,17 @@ class MemoryService:
     def graph(self) -> tuple[list[ManifestRow], list[Edge]]:
         self._fresh()
         return self.linker.edges()
+
+    # Filing ----------------------------------------------------------------
+
+    def sweep_topics(self, dry_run: bool = False) -> FilingReport:
+        """Reclassify auto-filed and unfiled memories against the current labels."""
+        self._fresh()
+        return self.filer.sweep(dry_run=dry_run)
+
+    def topics(self) -> list[TopicCount]:
+        self._fresh()
+        return self.filer.counts()
 
     # Reading ---------------------------------------------------------------
 

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
         resolve_vault_home as resolve_vault_home,
     )
     from vault.schema import (
+        FILED_AUTO as FILED_AUTO,
         OWNED_FIELDS as OWNED_FIELDS,
         TIERS as TIERS,
         MemoryRecord as MemoryRecord,
@@ -71,6 +72,7 @@ _EXPORTS = {
     "MemoryRecord": "vault.schema",
     "MemoryStore": "vault.store",
     "OWNED_FIELDS": "vault.schema",
+    "FILED_AUTO": "vault.schema",
     "Settings": "vault.config",
     "TIERS": "vault.schema",
     "Vault": "vault.layout",

@@ -21,7 +21,9 @@ TIERS = ("episodic", "semantic", "curated")
 OWNED_FIELDS = (
     "id", "created", "last_access", "stability", "tier", "kind", "topic", "tags", "project",
     "session", "source", "source_path", "recalls", "confirmations", "salience", "links",
+    "filed",
 )  # fmt: skip
+FILED_AUTO = "auto"  # `filed: auto`: the topic came from the classifier, not a person
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class MemoryRecord:
     confirmations: int
     salience: float
     links: tuple[str, ...]
+    filed: str  # "" (topic given by a person, or none) | "auto"
     body: str
     extra: dict[str, Any]
 
@@ -115,6 +118,7 @@ def to_record(
         confirmations=int(_number(meta, "confirmations", path, 0)),
         salience=_number(meta, "salience", path, 1.0),
         links=_strings(meta, "links", path),
+        filed=_text(meta, "filed"),
         body=body,
         extra={k: v for k, v in meta.items() if k not in OWNED_FIELDS},
     )

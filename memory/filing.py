@@ -1,0 +1,140 @@
+"""Filing: a topic for every memory a person did not file themselves.
+
+Memories whose topic a person chose (jot --topic, ingest, a hand edit) are the
+labelled set; the TF-IDF centroid model learns from them. A memory without a
+topic is filed under the nearest centroid when its cosine clears the topic
+bar, and marked `filed: auto` so a later sweep may change its mind; below the
+bar it stays unfiled. Remove `filed: auto` from a file to make its topic a label.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from indexer import ManifestRow, VaultIndex
+from memory.config import MemoryConfig
+from vault import FILED_AUTO, MemoryRecord, MemoryStore, VaultError
+
+log = logging.getLogger(__name__)
+MODEL_FILE = "topics.npz"
+
+
+@dataclass
+class FilingReport:
+    considered: int = 0
+    filed: dict[str, str] = field(default_factory=dict)  # id -> new topic ("" = unfiled)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"considered": self.considered, "changed": len(self.filed), "filed": self.filed}
+
+
+@dataclass(frozen=True)
+class TopicCount:
+    topic: str
+    labelled: int
+    auto: int
+
+
+class Filer:
+    def __init__(self, store: MemoryStore, index: VaultIndex, config: MemoryConfig) -> None:
+        self.store = store
+        self.index = index
+        self.config = config
+        self._model: Any = None
+
+    @property
+    def model_path(self) -> Any:
+        return self.index.vault.index_dir / MODEL_FILE
+
+    def model(self) -> Any:
+        """The topic model of the current labelled set (loaded, or refit and saved)."""
+        from indexer.topic_model import TopicModel
+
+        labelled = [r for r in self.index.rows(archived=None) if r.topic and r.filed != FILED_AUTO]
+        key = _fingerprint(labelled)
+        if self._model is not None and self._model.fingerprint == key:
+            return self._model
+        model = TopicModel.load(self.model_path) if self.model_path.exists() else None
+        if model is None or model.fingerprint != key:
+            texts = [self._text(r) for r in labelled]
+            model = TopicModel.fit(texts, [r.topic for r in labelled], key)
+            if model is not None:
+                model.save(self.model_path)
+        self._model = model
+        return model
+
+    def suggest(self, rows: list[ManifestRow]) -> dict[str, tuple[str, float]]:
+        """Best topic and cosine for each row ("" when no topic is known yet)."""
+        model = self.model()
+        if model is None or not rows:
+            return {r.id: ("", 0.0) for r in rows}
+        found = model.classify([self._text(r) for r in rows])
+        return {r.id: result for r, result in zip(rows, found, strict=True)}
+
+    def file_new(self, memory_ids: list[str]) -> dict[str, str]:
+        """File fresh memories that have no topic; returns id -> topic for those filed."""
+        rows = self.index.rows_for(memory_ids)
+        unfiled = [r for r in rows.values() if not r.topic]
+        chosen = {
+            memory_id: topic
+            for memory_id, (topic, score) in self.suggest(unfiled).items()
+            if topic and score >= self.config.topic_bar
+        }
+        return self._write(chosen)
+
+    def sweep(self, dry_run: bool = False) -> FilingReport:
+        """Reclassify every memory the classifier filed, and every unfiled one."""
+        rows = [r for r in self.index.rows(archived=None) if not r.topic or r.filed == FILED_AUTO]
+        report = FilingReport(considered=len(rows))
+        current = {r.id: r.topic for r in rows}
+        for memory_id, (topic, score) in self.suggest(rows).items():
+            wanted = topic if topic and score >= self.config.topic_bar else ""
+            if wanted != current[memory_id]:
+                report.filed[memory_id] = wanted
+        if not dry_run:
+            done = self._write(report.filed)
+            report.filed = {m: t for m, t in report.filed.items() if m in done}
+        return report
+
+    def counts(self) -> list[TopicCount]:
+        labelled: Counter[str] = Counter()
+        auto: Counter[str] = Counter()
+        for row in self.index.rows(archived=False):
+            (auto if row.filed == FILED_AUTO else labelled)[row.topic] += 1
+        topics = sorted(set(labelled) | set(auto), key=lambda t: (t == "", t))
+        return [TopicCount(t, labelled[t], auto[t]) for t in topics]
+
+    def _text(self, row: ManifestRow) -> str:
+        return " ".join([self.index.body(row.id), *row.tags])
+
+    def _write(self, topics: dict[str, str]) -> dict[str, str]:
+        paths = []
+        done = {}
+        for memory_id, topic in topics.items():
+
+            def mutate(record: MemoryRecord, topic: str = topic) -> dict[str, Any]:
+                if record.topic and record.filed != FILED_AUTO:
+                    return {}  # a person filed it meanwhile
+                return {"topic": topic, "filed": FILED_AUTO if topic else ""}
+
+            try:
+                record = self.store.update(memory_id, mutate)
+            except VaultError as exc:
+                log.warning("topic of %s not updated: %s", memory_id, exc)
+                continue
+            paths.append(record.path)
+            done[memory_id] = topic
+        if paths:
+            self.index.apply(paths, allow_embed=False)
+        return done
+
+
+def _fingerprint(rows: list[ManifestRow]) -> str:
+    digest = hashlib.blake2b(digest_size=12)
+    for row in sorted(rows, key=lambda r: r.id):
+        digest.update(f"{row.id}|{row.topic}|{row.body_hash}|{','.join(row.tags)}\n".encode())
+    return digest.hexdigest()

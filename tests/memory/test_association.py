@@ -1,0 +1,139 @@
+"""Association: links written at encoding, mirrored, swept, and used by recall."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory import MemoryService, RecallOptions
+from vault import link_targets
+
+pytestmark = pytest.mark.model
+
+RELATED = (
+    "Use pytest fixtures instead of unittest setUp/tearDown in this codebase; sharing "
+    "setup across test files was painful with TestCase classes.",
+    "Shared test fixtures live in tests/conftest.py so every test module can request "
+    "the temporary database without importing helpers.",
+    "A session-scoped pytest fixture loads the embedding model once; per-test loading "
+    "made the suite take twelve minutes.",
+)
+UNRELATED = (
+    "Production Postgres ran out of connections; we put PgBouncer in transaction "
+    "pooling mode in front of it.",
+    "Use CSS grid for the dashboard layout and flexbox only inside cards.",
+)
+POSTGRES_TOO = (
+    "Keep the SQLAlchemy pool size at 5 per worker; twenty workers times the default "
+    "pool exhausted Postgres max_connections."
+)
+
+
+def links(service: MemoryService, memory_id: str) -> set[str]:
+    record, _ = service.show(memory_id)
+    return set(link_targets(record.links))
+
+
+def jot_all(service: MemoryService, texts: tuple[str, ...]) -> list[str]:
+    return [service.jot(text).id for text in texts]
+
+
+def test_related_memories_link_both_ways_and_unrelated_ones_do_not(
+    service: MemoryService,
+) -> None:
+    related = jot_all(service, RELATED)
+    unrelated = jot_all(service, UNRELATED)
+    for memory_id in related:
+        assert links(service, memory_id) == set(related) - {memory_id}
+    for memory_id in unrelated:
+        assert links(service, memory_id) == set()
+    text = service.show(related[0])[0].path.read_text()
+    assert f'links: ["[[{related[1]}]]", "[[{related[2]}]]"]' in text or (
+        f'links: ["[[{related[2]}]]", "[[{related[1]}]]"]' in text
+    )
+
+
+def test_links_survive_a_full_rebuild_and_a_sweep_changes_nothing(
+    service: MemoryService,
+) -> None:
+    related = jot_all(service, RELATED)
+    jot_all(service, UNRELATED)
+    before = {m: links(service, m) for m in related}
+    service.index.rebuild()
+    assert {m: set(link_targets(service.index.row(m).links)) for m in related} == before  # type: ignore[union-attr]
+    report = service.sweep_links()
+    assert report.changed == []
+    assert report.edges == 3
+
+
+def test_editing_a_body_in_an_editor_then_sweeping_updates_its_links(
+    service: MemoryService,
+) -> None:
+    related = jot_all(service, RELATED)
+    postgres = service.jot(UNRELATED[0]).id
+    assert links(service, postgres) == set()
+    # The person rewrites the third testing memory into a Postgres one.
+    path = service.show(related[2])[0].path
+    head, body = path.read_text().rsplit("---\n", 1)
+    assert body.strip() == RELATED[2]
+    path.write_text(head + "---\n" + POSTGRES_TOO + "\n")
+
+    report = service.sweep_links()
+
+    assert related[2] in report.changed
+    assert links(service, related[2]) == {postgres}
+    assert links(service, postgres) == {related[2]}
+    assert links(service, related[0]) == {related[1]}  # the stale reciprocal link is gone
+    assert path.read_text().endswith(POSTGRES_TOO + "\n")  # the body is left as written
+
+
+def test_sweep_drops_links_to_purged_memories_and_keeps_archived_ones(
+    service: MemoryService,
+) -> None:
+    first, second, third = jot_all(service, RELATED)
+    service.forget(second)  # archived: still a note Obsidian resolves
+    service.purge(third)
+    service.sweep_links()
+    assert links(service, first) == {second}
+    assert links(service, second) == {first}
+    archived = service.show(second)[0]
+    assert archived.archived
+
+
+def test_recall_brings_linked_memories_as_see_also_below_their_hit(
+    service: MemoryService,
+) -> None:
+    related = jot_all(service, RELATED)
+    jot_all(service, UNRELATED)
+    hits = service.recall("which pytest fixture loads the embedding model once?")
+    assert hits[0].id == related[2]
+    assert not hits[0].via
+    see_also = [h for h in hits if h.via]
+    assert {h.id for h in see_also} <= set(related[:2])
+    assert see_also, "a linked memory should come in as see-also"
+    for hit in see_also:
+        parent = next(h for h in hits if h.id == hit.via)
+        assert hit.score < parent.score
+        assert hit.recall_tier == "see-also"
+        assert "linked from" in hit.reason
+        assert not hit.reinforced
+        assert service.show(hit.id)[0].recalls == 0
+    assert hits[0].reinforced
+
+
+def test_see_also_is_off_when_the_spread_is_zero(make_service: object) -> None:
+    service = make_service(VAULT_LINK_SPREAD="0")  # type: ignore[operator]
+    jot_all(service, RELATED)
+    hits = service.recall("which pytest fixture loads the embedding model once?", RecallOptions())
+    assert all(not h.via for h in hits)
+
+
+def test_associative_recall_lists_see_also_separately(service: MemoryService) -> None:
+    related = jot_all(service, RELATED)
+    found = service.recall_associative(
+        "which pytest fixture loads the embedding model once?", RecallOptions(reinforce=False)
+    )
+    shown = {h.id for h in found.confident + found.activated}
+    assert found.see_also
+    assert all(h.via in shown for h in found.see_also)
+    assert all(h.id not in shown for h in found.see_also)
+    assert {h.id for h in found.see_also} <= set(related)
