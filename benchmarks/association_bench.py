@@ -74,7 +74,7 @@ def topic_table(items: list[tuple[str, str, str]], hold: str) -> list[dict[str, 
         guess, score = model.classify([text])[0]
         results.append((guess == topic, score))
     rows = []
-    for bar in (0.0, 0.05, 0.08, 0.1, 0.12, 0.15, 0.2):
+    for bar in (0.0, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1):
         filed = [right for right, score in results if score >= bar]
         rows.append({
             "bar": bar, "filed": round(len(filed) / len(results), 3),

@@ -37,7 +37,7 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("association", "link_spread", 0.5, "a linked memory's score as a share of its hit's"),
     ("association", "session_spread", 0.0, "same-session neighbours' share of a hit's score"),
     ("association", "session_window", 1, "memories either side in the session that count"),
-    ("filing", "topic_bar", 0.1, "TF-IDF cosine to a topic's centroid needed to file"),
+    ("filing", "topic_bar", 0.05, "TF-IDF cosine to a topic's centroid needed to file"),
     ("index", "model", "", "sentence-transformers name or path; empty = bundled all-MiniLM-L6-v2"),
     ("index", "vector_weight", 0.7, "weight of cosine similarity in hybrid search"),
     ("index", "keyword_weight", 0.3, "weight of normalised BM25 in hybrid search"),
