@@ -5,6 +5,8 @@ For each conversation it builds a fresh vault of that conversation's memories
 every question through MemoryService.recall (the path the hooks use) with
 `now` = the conversation's last timestamp, with and without decay. Prints
 R@5, R@10, MRR and nDCG@10 overall and per category, and query latency.
+Memories are linked as encoding would link them (a link sweep), and the
+recall tiers are checked against the evidence (static knowledge: strength 1).
 Data: a folder with memories.jsonl and queries.jsonl (see the README).
 """
 
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from indexer import Embedder, SentenceTransformerEmbedder, VaultIndex
-from memory import MemoryService, RecallOptions
+from memory import MemoryService, RecallOptions, classify
 from memory.evaluation import scores
 from vault import Vault, fixed_clock, load_settings, parse_time
 
@@ -83,6 +85,7 @@ def run(
     memories, queries = load(data)
     embedder = embedder or SentenceTransformerEmbedder()
     per_query: dict[tuple[str, bool], list[dict[str, Any]]] = defaultdict(list)
+    tiers: dict[str, list[dict[str, Any]]] = defaultdict(list)
     latencies: list[float] = []
     with tempfile.TemporaryDirectory(prefix="vault-bench-") as tmp:
         for conv, items in sorted(memories.items()):
@@ -95,6 +98,10 @@ def run(
                     vault, settings, clock=fixed_clock(last), index=index, auto_sync=False
                 )
                 index.sync()
+                service.sweep_links()
+                for query in queries.get(conv, []):
+                    relevant = {_file_id(r) for r in query.get("relevant", [])}
+                    tiers[mode].append(_tiers(service, str(query["query"]), relevant))
                 for decay in (False, True):
                     options = RecallOptions(limit=10, reinforce=False, decay=decay)
                     for query in queries.get(conv, []):
@@ -113,12 +120,47 @@ def run(
             {"mode": mode, "decay": decay, **_summary(rows)}
             for (mode, decay), rows in sorted(per_query.items())
         ],
+        "tiers": {mode: _tier_summary(rows) for mode, rows in sorted(tiers.items())},
         "latency_ms": {
             "p50": round(statistics.median(latencies), 1),
             "p95": round(sorted(latencies)[int(0.95 * (len(latencies) - 1))], 1),
         }
         if latencies
         else {},  # fmt: skip
+    }
+
+
+def _tiers(service: MemoryService, query: str, relevant: set[str]) -> dict[str, Any]:
+    """Where the evidence lands among the recall tiers, by similarity alone."""
+    found: dict[str, list[bool]] = {"confident": [], "activated": []}
+    evidence_tier = None
+    for candidate in service.index.search(query, k=20):
+        tier = classify(candidate.similarity, 1.0, 1.0, service.config)
+        if tier is None:
+            continue
+        is_evidence = candidate.row.id in relevant
+        found[tier].append(is_evidence)
+        if is_evidence and evidence_tier is None:
+            evidence_tier = tier
+    return {"confident": found["confident"][:5], "activated": found["activated"][:5],
+            "evidence_tier": evidence_tier}  # fmt: skip
+
+
+def _tier_summary(rows: list[dict[str, Any]]) -> dict[str, float]:
+    confident = [flag for row in rows for flag in row["confident"]]
+    top = [row["confident"][0] for row in rows if row["confident"]]
+    return {
+        "questions": len(rows),
+        "with_confident": round(len(top) / len(rows), 3),
+        "confident_precision": round(statistics.fmean(confident), 3) if confident else 0.0,
+        "confident_top1_precision": round(statistics.fmean(top), 3) if top else 0.0,
+        "evidence_confident": round(
+            statistics.fmean(r["evidence_tier"] == "confident" for r in rows), 3
+        ),
+        "evidence_activated": round(
+            statistics.fmean(r["evidence_tier"] == "activated" for r in rows), 3
+        ),
+        "evidence_in_no_tier": round(statistics.fmean(r["evidence_tier"] is None for r in rows), 3),
     }
 
 
@@ -149,6 +191,15 @@ def table(report: dict[str, Any]) -> str:
         lines.append(head + cells(result["overall"]))
         for category, values in result["by_category"].items():
             lines.append(f"  {category:12} {values['questions']:>4}  " + cells(values))
+    for mode, values in report.get("tiers", {}).items():
+        lines.append(
+            f"tiers ({mode}, strength 1): questions with a confident memory "
+            f"{values['with_confident']:.3f}; "
+            f"confident precision {values['confident_precision']:.3f} "
+            f"(top one {values['confident_top1_precision']:.3f}); evidence in the confident tier "
+            f"{values['evidence_confident']:.3f}, activated {values['evidence_activated']:.3f}, "
+            f"neither {values['evidence_in_no_tier']:.3f}"
+        )
     latency = report.get("latency_ms", {})
     if latency:
         lines.append(

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class FusionWeights:
-    vector: float = 0.7
-    keyword: float = 0.3
+    vector: float = 0.4
+    keyword: float = 0.6
     bm25_saturation: float = 4.0
 
 

@@ -257,8 +257,9 @@ class VaultIndex:
         with self._mutex:
             return self.catalog.rows_for(memory_ids)
 
-    def session_neighbours(self, row: ManifestRow, window: int) -> list[str]:
-        """Memories of the same session up to `window` places before or after `row`."""
+    def session_neighbours(self, row: ManifestRow, window: int) -> list[tuple[str, int]]:
+        """Memories of the same session up to `window` places before or after
+        `row`, with their offset (-1: the one just before, 1: just after)."""
         if not row.session or window < 1:
             return []
         with self._mutex:
@@ -266,7 +267,8 @@ class VaultIndex:
         if row.id not in ids:
             return []
         at = ids.index(row.id)
-        return [m for m in ids[max(0, at - window) : at + window + 1] if m != row.id]
+        start = max(0, at - window)
+        return [(m, n - at) for n, m in enumerate(ids[start : at + window + 1], start) if n != at]
 
     def body(self, memory_id: str) -> str:
         with self._mutex:

@@ -33,6 +33,7 @@ class MemoryConfig:
     links_max: int
     link_spread: float
     session_spread: float
+    session_back_spread: float
     session_window: int
     topic_bar: float
 

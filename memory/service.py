@@ -230,14 +230,30 @@ class MemoryService:
             boost = self._boost(candidate.row, opts)
             ranked.append((score(candidate.similarity, current, boost), current, candidate))
         ranked.sort(key=lambda item: item[0], reverse=True)
-        direct = [self._hit(c, s, opts, now, "recall") for _, s, c in ranked[: opts.limit]]
-        merged = sorted(
-            direct + self._see_also(direct, opts, now), key=lambda h: h.score, reverse=True
-        )[: opts.limit]
+        # Direct hits past the limit stay in the running: a see-also memory only
+        # displaces a direct hit it outscores. One that matched the query on its
+        # own keeps the better of its two scores.
+        direct = [self._hit(c, s, opts, now, "recall") for _, s, c in ranked[: 2 * opts.limit]]
+        pool = {h.id: h for h in direct}
+        for hit in self._see_also(direct[: opts.limit], opts, now):
+            if hit.id not in pool or pool[hit.id].score < hit.score:
+                pool[hit.id] = hit
+        own = {c.row.id: (value, s, c) for value, s, c in ranked[2 * opts.limit :]}
+        for memory_id, hit in list(pool.items()):
+            mine = own.get(memory_id)
+            if hit.via and mine is not None and mine[0] >= hit.score:
+                pool[memory_id] = self._hit(mine[2], mine[1], opts, now, "recall")
+        merged = sorted(pool.values(), key=lambda h: h.score, reverse=True)[: opts.limit]
         if opts.reinforce:  # only direct hits are reinforced, never see-also
             reinforced = {h.id: h for h in self.reinforce_hits([h for h in merged if not h.via])}
             merged = [reinforced.get(h.id, h) if not h.via else h for h in merged]
         return merged
+
+    def _session_share(self, offset: int) -> float:
+        """Temporal contiguity with a forward bias: what came right after a hit is
+        the likelier association (its answer, its outcome); shares shrink with distance."""
+        share = self.config.session_spread if offset > 0 else self.config.session_back_spread
+        return share / abs(offset)
 
     def _see_also(self, hits: list[Hit], opts: RecallOptions, now: Any) -> list[Hit]:
         """Spreading activation: memories linked to a hit (and, when enabled, its
@@ -249,10 +265,12 @@ class MemoryService:
             if row is None:
                 continue
             sources = [(t, self.config.link_spread, "linked from") for t in link_targets(row.links)]
-            if self.config.session_spread > 0:
+            if self.config.session_spread > 0 or self.config.session_back_spread > 0:
                 sources += [
-                    (t, self.config.session_spread, "same session as")
-                    for t in self.index.session_neighbours(row, self.config.session_window)
+                    (target, self._session_share(offset), "same session as")
+                    for target, offset in self.index.session_neighbours(
+                        row, self.config.session_window
+                    )
                 ]
             for target, share, relation in sources:
                 if share <= 0 or target in taken:

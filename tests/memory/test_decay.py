@@ -53,12 +53,12 @@ def test_reinforcement_never_lowers_stability_unless_consolidating(s: float, tie
 @pytest.mark.parametrize(
     ("similarity", "strength_", "expected"),
     [
-        (0.8, 0.9, "confident"),
-        (0.5, 0.5, "activated"),  # 0.25: between the bars
-        (0.34, 0.07, "activated"),  # faint, but the cue rings a bell
+        (0.5, 0.9, "confident"),
+        (0.3, 0.5, "activated"),  # 0.15: between the bars (0.085 and 0.2)
+        (0.16, 0.07, "activated"),  # faint, but the cue (0.14) rings a bell
         (0.10, 0.07, None),  # faint and unrelated
         (0.9, 0.015, None),  # under the archive floor
-        (0.2, 0.9, None),  # fresh but too dissimilar
+        (0.12, 0.9, None),  # fresh but too dissimilar (min similarity 0.17)
     ],
 )
 def test_tiers(similarity: float, strength_: float, expected: str | None) -> None:
