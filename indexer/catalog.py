@@ -73,8 +73,8 @@ class ManifestRow:
     def from_sql(cls, row: sqlite3.Row) -> ManifestRow:
         values = dict(zip(ROW_FIELDS, tuple(row), strict=True))
         values["archived"] = bool(values["archived"])
-        values["tags"] = tuple(json.loads(values["tags"]))
-        values["links"] = tuple(json.loads(values["links"]))
+        values["tags"] = _strings(values["tags"])
+        values["links"] = _strings(values["links"])
         return cls(**values)
 
     def to_sql(self) -> tuple[object, ...]:
@@ -83,6 +83,10 @@ class ManifestRow:
         values[ROW_FIELDS.index("tags")] = json.dumps(list(self.tags))
         values[ROW_FIELDS.index("links")] = json.dumps(list(self.links))
         return tuple(values)
+
+
+def _strings(text: str) -> tuple[str, ...]:
+    return () if text == "[]" else tuple(json.loads(text))
 
 
 def text_rowid(memory_id: str) -> int:
@@ -179,9 +183,10 @@ class Catalog:
             found.update((r.id, r) for r in self._select(f"WHERE id IN ({marks})", part))
         return found
 
-    def session_rows(self, session: str) -> list[ManifestRow]:
+    def session_ids(self, session: str) -> list[str]:
         """The memories captured in one session, oldest first."""
-        return list(self._select("WHERE session = ? ORDER BY created, id", (session,)))
+        sql = "SELECT id FROM memories WHERE session = ? ORDER BY created, id"
+        return [str(r[0]) for r in self.db.execute(sql, (session,))]
 
     def upsert_row(self, row: ManifestRow) -> None:
         marks = ",".join("?" * len(ROW_FIELDS))

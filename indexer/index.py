@@ -263,7 +263,7 @@ class VaultIndex:
         if not row.session or window < 1:
             return []
         with self._mutex:
-            ids = [r.id for r in self.catalog.session_rows(row.session)]
+            ids = self.catalog.session_ids(row.session)
         if row.id not in ids:
             return []
         at = ids.index(row.id)
@@ -296,7 +296,7 @@ class VaultIndex:
             allowed_vectors = catalog.vector_ids_for(admitted)
         query_vector = self.embedder.encode([query])[0]
         best_cosine: dict[str, float] = {}
-        hits = vectors.search(query_vector, pool * 2, allowed_vectors)
+        hits = vectors.search(query_vector, pool, allowed_vectors)
         owner = allowed_vectors or catalog.memory_of_vectors(i for i, _ in hits)
         for vec_id, score in hits:
             memory_id = owner.get(vec_id)
@@ -324,7 +324,9 @@ class VaultIndex:
             for memory_id in set(best_cosine) | set(keyword)
         }
         # Manifest rows are fetched only for the best-fused candidates.
-        ranked = sorted(fused, key=fused.__getitem__, reverse=True)[: pool * 2]
+        ranked = sorted(fused, key=fused.__getitem__, reverse=True)[
+            : pool * 2 if filters.narrows else pool
+        ]
         rows = catalog.rows_for(ranked)
         candidates = [
             Candidate(rows[m], fused[m], best_cosine.get(m, 0.0), keyword.get(m, 0.0))

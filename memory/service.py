@@ -43,6 +43,21 @@ HISTOGRAM = ((0.0, 0.02), (0.02, 0.1), (0.1, 0.35), (0.35, 0.7), (0.7, 1.01))
 
 
 @dataclass(frozen=True)
+class Scored:
+    """A ranked candidate before it becomes a Hit (texts are read for the winners only)."""
+
+    score: float
+    strength: float
+    candidate: Candidate
+    via: str = ""  # see-also: the memory whose score it shares
+    note: str = ""
+
+    @property
+    def id(self) -> str:
+        return self.candidate.row.id
+
+
+@dataclass(frozen=True)
 class RecallOptions:
     limit: int = 5
     project: str | None = None  # the caller's current project: boosted, not filtered
@@ -228,26 +243,25 @@ class MemoryService:
             if candidate.similarity < self.config.min_similarity:
                 continue
             boost = self._boost(candidate.row, opts)
-            ranked.append((score(candidate.similarity, current, boost), current, candidate))
-        ranked.sort(key=lambda item: item[0], reverse=True)
+            ranked.append(Scored(score(candidate.similarity, current, boost), current, candidate))
+        ranked.sort(key=lambda item: item.score, reverse=True)
         # Direct hits past the limit stay in the running: a see-also memory only
         # displaces a direct hit it outscores. One that matched the query on its
         # own keeps the better of its two scores.
-        direct = [self._hit(c, s, opts, now, "recall") for _, s, c in ranked[: 2 * opts.limit]]
-        pool = {h.id: h for h in direct}
-        for hit in self._see_also(direct[: opts.limit], opts, now):
-            if hit.id not in pool or pool[hit.id].score < hit.score:
-                pool[hit.id] = hit
-        own = {c.row.id: (value, s, c) for value, s, c in ranked[2 * opts.limit :]}
-        for memory_id, hit in list(pool.items()):
-            mine = own.get(memory_id)
-            if hit.via and mine is not None and mine[0] >= hit.score:
-                pool[memory_id] = self._hit(mine[2], mine[1], opts, now, "recall")
-        merged = sorted(pool.values(), key=lambda h: h.score, reverse=True)[: opts.limit]
+        pool = {item.id: item for item in ranked[: 2 * opts.limit]}
+        own = {item.id: item for item in ranked[2 * opts.limit :]}
+        for item in self._spread(ranked[: opts.limit], opts, now):
+            best = pool.get(item.id) or own.get(item.id)
+            if best is None or best.score < item.score:
+                pool[item.id] = item
+            else:
+                pool[item.id] = best
+        chosen = sorted(pool.values(), key=lambda item: item.score, reverse=True)[: opts.limit]
+        hits = [self._scored_hit(item, opts, now, "recall") for item in chosen]
         if opts.reinforce:  # only direct hits are reinforced, never see-also
-            reinforced = {h.id: h for h in self.reinforce_hits([h for h in merged if not h.via])}
-            merged = [reinforced.get(h.id, h) if not h.via else h for h in merged]
-        return merged
+            reinforced = {h.id: h for h in self.reinforce_hits([h for h in hits if not h.via])}
+            hits = [reinforced.get(h.id, h) if not h.via else h for h in hits]
+        return hits
 
     def _session_share(self, offset: int) -> float:
         """Temporal contiguity with a forward bias: what came right after a hit is
@@ -255,17 +269,16 @@ class MemoryService:
         share = self.config.session_spread if offset > 0 else self.config.session_back_spread
         return share / abs(offset)
 
-    def _see_also(self, hits: list[Hit], opts: RecallOptions, now: Any) -> list[Hit]:
+    def _spread(self, hits: list[Scored], opts: RecallOptions, now: Any) -> list[Scored]:
         """Spreading activation: memories linked to a hit (and, when enabled, its
         session neighbours) join with a share of that hit's score, so never above it."""
-        shares: dict[str, tuple[float, Hit, str]] = {}
-        taken = {h.id for h in hits}
-        for hit in hits:
-            row = self.index.row(hit.id)
-            if row is None:
-                continue
+        shares: dict[str, tuple[float, Scored, str]] = {}
+        taken = {item.id for item in hits}
+        temporal = self.config.session_spread > 0 or self.config.session_back_spread > 0
+        for item in hits:
+            row = item.candidate.row
             sources = [(t, self.config.link_spread, "linked from") for t in link_targets(row.links)]
-            if self.config.session_spread > 0 or self.config.session_back_spread > 0:
+            if temporal:
                 sources += [
                     (target, self._session_share(offset), "same session as")
                     for target, offset in self.index.session_neighbours(
@@ -275,25 +288,31 @@ class MemoryService:
             for target, share, relation in sources:
                 if share <= 0 or target in taken:
                     continue
-                value = hit.score * share
-                if value > shares.get(target, (-1.0, hit, ""))[0]:
-                    shares[target] = (value, hit, relation)
-        rows = self.index.rows_for(shares)
+                value = item.score * share
+                if value > shares.get(target, (-1.0, item, ""))[0]:
+                    shares[target] = (value, item, relation)
+        rows = self.index.rows_for(shares) if shares else {}
         found = []
         for target, (value, parent, relation) in shares.items():
-            row = rows.get(target)
-            if row is None or row.archived:
+            found_row = rows.get(target)
+            if found_row is None or found_row.archived:
                 continue
+            row = found_row
             if opts.exclude_topic and row.topic == opts.exclude_topic:
                 continue
             current = self._strength(row, now) if opts.decay else 1.0
             if current < self.config.retrieval_floor:
                 continue
-            candidate = Candidate(row, parent.similarity, 0.0, 0.0)
-            hit = self._hit(candidate, current, opts, now, "see-also")
-            reason = f"see also: {relation} {parent.id} ({value / parent.score:.2f} x its score)"
-            found.append(replace(hit, score=value, via=parent.id, reason=reason))
+            candidate = Candidate(row, parent.candidate.similarity, 0.0, 0.0)
+            note = f"see also: {relation} {parent.id} ({value / parent.score:.2f} x its score)"
+            found.append(Scored(value, current, candidate, via=parent.id, note=note))
         return found
+
+    def _scored_hit(self, item: Scored, opts: RecallOptions, now: Any, label: str) -> Hit:
+        hit = self._hit(item.candidate, item.strength, opts, now, "see-also" if item.via else label)
+        if not item.via:
+            return hit
+        return replace(hit, score=item.score, via=item.via, reason=item.note)
 
     def recall_associative(self, query: str, options: RecallOptions | None = None) -> Associative:
         """Confident tier (reinforced) and activated tier (hedged, not reinforced)."""
@@ -315,11 +334,16 @@ class MemoryService:
             items.sort(key=lambda item: (item[0], item[1]), reverse=True)
             best[label] = [self._hit(c, s, opts, now, label) for _, _, s, c in items[: opts.limit]]
         chosen = best["confident"]
-        see_also = self._see_also(chosen + best["activated"], opts, now)
-        see_also.sort(key=lambda h: h.score, reverse=True)
+        shown = [
+            Scored(value, current, candidate)
+            for label in ("confident", "activated")
+            for value, _, current, candidate in tiers[label][: opts.limit]
+        ]
+        spread = sorted(self._spread(shown, opts, now), key=lambda i: i.score, reverse=True)
+        see_also = [self._scored_hit(item, opts, now, "see-also") for item in spread[: opts.limit]]
         if opts.reinforce:
             chosen = self.reinforce_hits(chosen)
-        return Associative(chosen, best["activated"], see_also[: opts.limit])
+        return Associative(chosen, best["activated"], see_also)
 
     def recall_cold(self, query: str, limit: int = 5) -> list[Hit]:
         """Search only the archive, with the stricter cold bar on similarity alone."""
