@@ -7,16 +7,18 @@ inherited pipes), at most once per 30 seconds per vault.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import socket
 import sys
 import time
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
 
-from hooks.protocol import MAX_MESSAGE, decode, encode, pid_path, socket_path, starting_path
+from hooks.protocol import MAX_MESSAGE, decode, encode, pid_path, socket_file, starting_path
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the prompt hook skips importing typing
+if TYPE_CHECKING:  # the prompt hook loads this module: no pathlib at run time
+    import socket
+    from collections.abc import Mapping
+    from pathlib import Path
+    from typing import Any
 
 SPAWN_GRACE_SECONDS = 30.0
 
@@ -33,12 +35,16 @@ class DaemonError(Exception):
         self.kind = kind
 
 
-def request(root: Path, op: str, args: dict[str, Any] | None = None, timeout: float = 30.0) -> Any:
-    path = socket_path(root)
+def request(
+    root: Path | str, op: str, args: dict[str, Any] | None = None, timeout: float = 30.0
+) -> Any:
+    import socket
+
+    path = socket_file(root)
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
             sock.settimeout(min(timeout, 0.5))
-            sock.connect(str(path))
+            sock.connect(path)
             sock.settimeout(timeout)
             sock.sendall(encode({"op": op, "args": args or {}}))
             reply = _read_line(sock)
@@ -49,6 +55,43 @@ def request(root: Path, op: str, args: dict[str, Any] | None = None, timeout: fl
     if not reply.get("ok"):
         raise DaemonError(str(reply.get("error", "daemon error")), str(reply.get("kind", "")))
     return reply.get("result")
+
+
+def prompt_event(root: str, event: bytes, now: str | None, timeout: float) -> str:
+    """Hand a raw UserPromptSubmit event to the daemon; returns the line to print.
+
+    Uses the C `_socket` module and builds the request by hand: the `socket`
+    and `json` modules would double the hook's start-up time (enum, re). The
+    event is already JSON; raw newlines can only be whitespace between its tokens.
+    """
+    import _socket
+
+    stamp = b"null"
+    if now and all(c in "0123456789-:.TZ+ " for c in now):
+        stamp = b'"' + now.encode() + b'"'
+    body = event.strip().replace(b"\r", b" ").replace(b"\n", b" ") or b"null"
+    line = b'{"op": "prompt_event", "args": {"event": ' + body + b', "now": ' + stamp + b"}}\n"
+    path = socket_file(root)
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(min(timeout, 0.5))
+        sock.connect(path)
+        sock.settimeout(timeout)
+        sock.sendall(line)
+        chunks: list[bytes] = []
+        while not (chunks and chunks[-1].endswith(b"\n")):
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionResetError("daemon closed the connection")
+            chunks.append(chunk)
+    except OSError as exc:  # refused, missing, reset, timed out
+        raise DaemonUnavailable(f"no answer from the daemon at {path}: {exc}") from exc
+    finally:
+        sock.close()
+    line = b"".join(chunks).decode("utf-8", "replace").strip()
+    # A request the daemon could not parse (a truncated event) gets a JSON error
+    # envelope instead; only hook output is ever printed.
+    return line if line.startswith('{"hookSpecificOutput"') else ""
 
 
 def _read_line(sock: socket.socket) -> dict[str, Any]:
@@ -75,9 +118,11 @@ def ping(root: Path, timeout: float = 0.5) -> dict[str, Any] | None:
 def spawn(root: Path, environ: Mapping[str, str]) -> bool:
     """Start `vault serve` for `root` in the background; False if one is starting."""
     marker = starting_path(root)
-    with contextlib.suppress(FileNotFoundError):
+    try:
         if time.time() - marker.stat().st_mtime < SPAWN_GRACE_SECONDS:
             return False
+    except FileNotFoundError:
+        pass
     marker.parent.mkdir(parents=True, exist_ok=True)
     os.chmod(marker.parent, 0o700)
     marker.touch()
@@ -123,7 +168,10 @@ def daemon_pid(root: Path) -> int | None:
         os.kill(pid, 0)
     except (FileNotFoundError, ValueError, ProcessLookupError, PermissionError):
         return None
-    with contextlib.suppress(OSError, IndexError):
-        if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
-            return None  # a zombie is dead, whatever kill(0) says
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                return None  # a zombie is dead, whatever kill(0) says
+    except (OSError, IndexError):
+        pass
     return pid

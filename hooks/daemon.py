@@ -25,6 +25,7 @@ from typing import Any
 from hooks.daemon_ops import Reply, dispatch_reply
 from hooks.protocol import (
     MAX_MESSAGE,
+    RAW_REPLY_OPS,
     decode,
     encode,
     lock_path,
@@ -149,7 +150,7 @@ class Daemon:
                 return
             with self._work:  # one request at a time
                 reply, steps = self._answer(message)
-                self._send(conn, reply)
+                self._send(conn, reply, message.get("op"))
                 if steps:
                     self._run_step(message, steps[0])
             for step in steps[1:]:
@@ -158,9 +159,15 @@ class Daemon:
                     self._run_step(message, step)
 
     @staticmethod
-    def _send(conn: socket.socket, reply: dict[str, Any]) -> None:
+    def _send(conn: socket.socket, reply: dict[str, Any], op: object = None) -> None:
+        if op in RAW_REPLY_OPS:  # the line to print, or an empty line
+            result = reply.get("result") if reply.get("ok") else None
+            text = result.get("output", "") if isinstance(result, dict) else ""
+            data = str(text).replace("\n", " ").encode() + b"\n"
+        else:
+            data = encode(reply)
         with contextlib.suppress(OSError):
-            conn.sendall(encode(reply))
+            conn.sendall(data)
             conn.shutdown(socket.SHUT_WR)
 
     def _run_step(self, message: dict[str, Any], step: Any) -> None:

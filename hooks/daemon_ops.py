@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from hooks.protocol import MAX_PROMPT_CHARS
 from memory import Associative, Hit, MemoryService, RecallError, RecallOptions
 from vault import fixed_clock, parse_time, utc_now
 
@@ -76,6 +77,59 @@ def op_recall_associative(s: MemoryService, a: Args) -> Any:
         found.see_also,
     )
     return Reply(result.to_dict(), _later(s, found.confident, options))
+
+
+def op_prompt(s: MemoryService, a: Args) -> Any:
+    """A whole UserPromptSubmit in the warm process: a "yes" confirms what was shown
+    hedged on the session's previous prompt, then recall, then the context text.
+    The hook itself only sends the event and prints the answer."""
+    from hooks import confirmation
+    from hooks.context_text import recall_context
+    from hooks.project import project_identity
+    from vault import VaultError
+
+    prompt = _text(a, "prompt")
+    session = str(a.get("session") or "")
+    root = s.vault.root
+    if session:
+        shown = confirmation.take_shown(root, session)
+        if shown and confirmation.affirms(prompt):
+            for memory_id in shown:
+                try:
+                    s.confirm_activation(memory_id)
+                except VaultError:
+                    continue  # purged or archived meanwhile
+    cwd = a.get("cwd")
+    project = project_identity(cwd) if isinstance(cwd, str) and cwd else ""
+    options = RecallOptions(limit=5, project=project or None, reinforce=True, see_also=False)
+    found = s.recall_associative(prompt, replace(options, reinforce=False))
+    activated = [hit.id for hit in found.activated]
+    if session and activated:
+        confirmation.remember_shown(root, session, activated)
+    tiers = Associative([_promised(h, True) for h in found.confident], found.activated)
+    context = recall_context(tiers.to_dict(), int(s.settings["hook_context_chars"]))
+    return Reply({"context": context}, _later(s, found.confident, options))
+
+
+def op_prompt_event(s: MemoryService, a: Args) -> Any:
+    """The prompt hook's raw event: answered with the exact line the hook prints."""
+    import json
+
+    event = a.get("event")
+    prompt = event.get("prompt") if isinstance(event, dict) else None
+    if not isinstance(event, dict) or not isinstance(prompt, str) or not prompt.strip():
+        return {"output": ""}
+    session, cwd = event.get("session_id"), event.get("cwd")
+    args = {"prompt": prompt[:MAX_PROMPT_CHARS],
+            "session": session if isinstance(session, str) else "",
+            "cwd": cwd if isinstance(cwd, str) else ""}  # fmt: skip
+    reply = op_prompt(s, args)
+    context = reply.result.get("context")
+    output = ""
+    if context:
+        hook = {"hookEventName": "UserPromptSubmit", "additionalContext": context}
+        output = json.dumps({"hookSpecificOutput": hook}, ensure_ascii=False)
+    return Reply({"output": output}, reply.steps)
 
 
 @dataclass(frozen=True)
@@ -213,6 +267,8 @@ OPS: dict[str, Callable[[MemoryService, Args], Any]] = {
     "sweep": op_sweep,
     "recall": op_recall,
     "recall_associative": op_recall_associative,
+    "prompt": op_prompt,
+    "prompt_event": op_prompt_event,
     "recall_cold": op_recall_cold,
     "confirm": op_confirm,
     "reinforce": op_reinforce,

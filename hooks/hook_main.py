@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the prompt hook skips importing typing
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def _user_prompt_submit() -> None:

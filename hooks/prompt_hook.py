@@ -7,73 +7,83 @@ for a model to load. Whatever happens, it exits 0 (hook_main logs failures).
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Mapping
-from typing import Any, TextIO
 
-from hooks import client, confirmation
-from hooks.context_text import recall_context
-from hooks.project import project_identity
-from vault.clock import parse_time, utc_now
+from hooks import client
+from hooks.protocol import MAX_PROMPT_CHARS
 from vault.config import load_settings
-from vault.paths import resolve_vault_home
+from vault.paths import vault_home
 
-MAX_PROMPT_CHARS = 4000
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the prompt hook skips importing typing
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any, TextIO
 
 
-def handle(event: Mapping[str, Any], environ: Mapping[str, str]) -> dict[str, Any] | None:
-    prompt = event.get("prompt")
+def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) -> None:
+    """The raw event goes to the warm daemon, which answers with the line to print;
+    without a daemon, one is started and this prompt is answered from keywords."""
+    try:
+        raw = stdin.read()
+    except (UnicodeDecodeError, ValueError):
+        return
+    if not raw.strip() or '"prompt"' not in raw:
+        return
+    root = vault_home(None, environ)
+    if not os.path.isdir(os.path.join(root, "memories")):
+        return
+    settings = load_settings(os.path.join(root, "config.toml"), environ)
+    now = environ.get("VAULT_NOW") or None
+    try:
+        line = client.prompt_event(root, raw.encode(), now, settings["hook_timeout_seconds"])
+    except client.DaemonUnavailable:
+        line = without_daemon(root, raw, settings, environ)
+    if line:
+        stdout.write(line + "\n")
+
+
+def without_daemon(root_text: str, raw: str, settings: Any, environ: Mapping[str, str]) -> str:
+    """Start a daemon in the background and answer this prompt from the keyword index."""
+    import json
+    from pathlib import Path
+
+    from hooks import confirmation
+    from hooks.context_text import recall_context
+    from hooks.fallback import keyword_recall
+    from hooks.project import project_identity
+    from memory.config import MemoryConfig
+    from vault.clock import parse_time, utc_now
+
+    try:
+        event = json.loads(raw)
+    except ValueError:
+        return ""
+    prompt = event.get("prompt") if isinstance(event, dict) else None
     if not isinstance(prompt, str) or not prompt.strip():
-        return None
-    root = resolve_vault_home(None, environ)
-    if not (root / "memories").is_dir():
-        return None
+        return ""
+    prompt = prompt[:MAX_PROMPT_CHARS]
     session = event.get("session_id") if isinstance(event.get("session_id"), str) else ""
+    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
+    root = Path(root_text)
     if session:
         shown = confirmation.take_shown(root, session)
         if shown and confirmation.affirms(prompt):
             confirmation.confirm(root, shown, environ)
-    settings = load_settings(root / "config.toml", environ)
-    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
-    project = project_identity(cwd) or None
-    now_text = environ.get("VAULT_NOW") or None
-    query = prompt[:MAX_PROMPT_CHARS]
-    args = {"query": query, "limit": 5, "project": project, "now": now_text}
-    try:
-        tiers = client.request(root, "recall_associative", args, settings["hook_timeout_seconds"])
-    except client.DaemonUnavailable:
-        from hooks.fallback import keyword_recall
-        from memory.config import MemoryConfig
-
-        client.spawn(root, environ)
-        now = parse_time(now_text) if now_text else utc_now()
-        tiers = keyword_recall(
-            root / ".index" / "meta.sqlite",
-            query,
-            now,
-            MemoryConfig.from_settings(settings),
-            settings["bm25_saturation"],
-            project,
-        )
+    client.spawn(root, environ)
+    now_text = environ.get("VAULT_NOW")
+    tiers = keyword_recall(
+        root / ".index" / "meta.sqlite",
+        prompt,
+        parse_time(now_text) if now_text else utc_now(),
+        MemoryConfig.from_settings(settings),
+        settings["bm25_saturation"],
+        project_identity(cwd) or None,
+    )
     activated = [str(hit["id"]) for hit in tiers.get("activated", [])]
     if session and activated:
         confirmation.remember_shown(root, session, activated)
     context = recall_context(tiers, settings["hook_context_chars"])
     if not context:
-        return None
-    return {
-        "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": context}
-    }
-
-
-def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) -> None:
-    try:
-        event = json.loads(stdin.read() or "null")
-    except (ValueError, UnicodeDecodeError):
-        return
-    if not isinstance(event, dict):
-        return
-    output = handle(event, environ)
-    if output is not None:
-        stdout.write(json.dumps(output, ensure_ascii=False) + "\n")
+        return ""
+    hook = {"hookEventName": "UserPromptSubmit", "additionalContext": context}
+    return json.dumps({"hookSpecificOutput": hook}, ensure_ascii=False)

@@ -2,34 +2,49 @@
 
 One JSON object per line each way: `{"op": ..., "args": {...}}` and
 `{"ok": true, "result": ...}` or `{"ok": false, "error": ..., "kind": ...}`.
+One exception: `prompt_event` (the prompt hook) is answered with the raw line
+the hook prints (empty when there is nothing to say), so the hook never
+imports json.
 The socket lives in `.index/run/` (0700), or, when that path is too long for
 a unix socket, in a 0700 folder of the user's under the temp directory.
 """
 
 from __future__ import annotations
 
-import json
 import os
-from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the prompt hook skips importing typing
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 MAX_SOCKET_PATH = 100  # sun_path is 108 bytes on Linux, 104 on macOS
 MAX_MESSAGE = 8 * 1024 * 1024
+RAW_REPLY_OPS = frozenset({"prompt_event"})
+MAX_PROMPT_CHARS = 4000  # of a prompt used as a recall query
 
 
 def run_dir(root: Path) -> Path:
     return root / ".index" / "run"
 
 
-def socket_path(root: Path) -> Path:
-    candidate = run_dir(root) / "daemon.sock"
-    if len(str(candidate).encode()) <= MAX_SOCKET_PATH:
+def socket_file(root: str | os.PathLike[str]) -> str:
+    """The socket's path as a string (the prompt hook never imports pathlib)."""
+    root = os.fspath(root)
+    candidate = os.path.join(root, ".index", "run", "daemon.sock")
+    if len(candidate.encode()) <= MAX_SOCKET_PATH:
         return candidate
     import hashlib
     import tempfile
 
-    digest = hashlib.sha1(str(root).encode()).hexdigest()[:16]
-    return Path(tempfile.gettempdir()) / f"memory-vault-{os.getuid()}" / f"{digest}.sock"
+    digest = hashlib.sha1(root.encode()).hexdigest()[:16]
+    return os.path.join(tempfile.gettempdir(), f"memory-vault-{os.getuid()}", f"{digest}.sock")
+
+
+def socket_path(root: Path) -> Path:
+    from pathlib import Path
+
+    return Path(socket_file(root))
 
 
 def pid_path(root: Path) -> Path:
@@ -55,10 +70,14 @@ def private_dir(folder: Path) -> Path:
 
 
 def encode(message: dict[str, Any]) -> bytes:
+    import json  # not at module level: the prompt hook's fast path never needs it
+
     return json.dumps(message, ensure_ascii=False, default=str).encode() + b"\n"
 
 
 def decode(line: bytes) -> dict[str, Any]:
+    import json
+
     message = json.loads(line.decode())
     if not isinstance(message, dict):
         raise ValueError("a message must be a JSON object")

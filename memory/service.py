@@ -65,6 +65,7 @@ class RecallOptions:
     exclude_topic: str | None = None
     reinforce: bool = True
     decay: bool = True  # False: rank by similarity alone (static-knowledge benchmarks)
+    see_also: bool = True  # spreading activation to linked and same-session memories
 
 
 class MemoryService:
@@ -250,7 +251,7 @@ class MemoryService:
         # own keeps the better of its two scores.
         pool = {item.id: item for item in ranked[: 2 * opts.limit]}
         own = {item.id: item for item in ranked[2 * opts.limit :]}
-        for item in self._spread(ranked[: opts.limit], opts, now):
+        for item in self._spread(ranked[: opts.limit], opts, now) if opts.see_also else []:
             best = pool.get(item.id) or own.get(item.id)
             if best is None or best.score < item.score:
                 pool[item.id] = item
@@ -339,7 +340,8 @@ class MemoryService:
             for label in ("confident", "activated")
             for value, _, current, candidate in tiers[label][: opts.limit]
         ]
-        spread = sorted(self._spread(shown, opts, now), key=lambda i: i.score, reverse=True)
+        spread = self._spread(shown, opts, now) if opts.see_also else []
+        spread.sort(key=lambda i: i.score, reverse=True)
         see_also = [self._scored_hit(item, opts, now, "see-also") for item in spread[: opts.limit]]
         if opts.reinforce:
             chosen = self.reinforce_hits(chosen)

@@ -6,9 +6,11 @@ This package imports nothing else of memory-vault.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the prompt hook skips importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from vault.atomic import (
         atomic_write as atomic_write,
         file_lock as file_lock,

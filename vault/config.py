@@ -8,11 +8,15 @@ passes the environment in; this module never reads it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
+import os
 
 from vault.errors import VaultError
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the prompt hook skips importing typing
+if TYPE_CHECKING:  # the prompt hook loads this module: no pathlib or typing at run time
+    from collections.abc import Mapping
+    from pathlib import Path
+    from typing import Any
 
 # (table, key, default, comment) in the order config.toml shows them.
 DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
@@ -72,12 +76,15 @@ class Settings:
         return {key: self.values[key] for tbl, key, _, _ in DEFAULTS if tbl == table}
 
 
-def load_settings(config_path: Path | None, environ: Mapping[str, str] | None = None) -> Settings:
+def load_settings(
+    config_path: Path | str | None, environ: Mapping[str, str] | None = None
+) -> Settings:
     values = {key: default for _, key, default, _ in DEFAULTS}
     try:
-        text = (
-            config_path.read_text(encoding="utf-8") if config_path and config_path.is_file() else ""
-        )
+        text = ""
+        if config_path and os.path.isfile(config_path):
+            with open(config_path, encoding="utf-8") as handle:
+                text = handle.read()
     except UnicodeDecodeError as exc:
         raise VaultError(f"{config_path}: not UTF-8 text; fix or delete it") from exc
     if _has_settings(text):

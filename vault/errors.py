@@ -5,7 +5,9 @@ Every message names the file or id involved and, where there is one, the fix.
 
 from __future__ import annotations
 
-from pathlib import Path
+TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the prompt hook skips importing typing)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class VaultError(Exception):

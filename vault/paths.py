@@ -1,40 +1,55 @@
 """Where the vault lives: --vault, then $VAULT_HOME, then the user config, then
 a default under the home folder. Never the current directory, so every launch
 directory sees the same memory. The caller passes the environment in.
+
+Plain os.path strings inside: the prompt hook resolves the vault without
+importing pathlib.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
+import os
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the prompt hook skips importing typing
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
 
 APP_NAME = "memory-vault"
 
 
-def user_config_dir(environ: Mapping[str, str]) -> Path:
-    base = environ.get("XDG_CONFIG_HOME") or str(Path(environ.get("HOME", "~")) / ".config")
-    return Path(base).expanduser() / APP_NAME
+def _home(environ: Mapping[str, str]) -> str:
+    return environ.get("HOME") or os.path.expanduser("~")
 
 
-def default_vault_home(environ: Mapping[str, str]) -> Path:
-    base = environ.get("XDG_DATA_HOME") or str(Path(environ.get("HOME", "~")) / ".local" / "share")
-    return Path(base).expanduser() / APP_NAME / "vault"
+def _absolute(path: str) -> str:
+    return os.path.abspath(os.path.expanduser(path))
 
 
-def resolve_vault_home(option: str | None, environ: Mapping[str, str]) -> Path:
+def vault_home(option: str | None, environ: Mapping[str, str]) -> str:
+    """The vault folder as an absolute path string."""
     if option:
-        return Path(option).expanduser().absolute()
+        return _absolute(option)
     if environ.get("VAULT_HOME"):
-        return Path(environ["VAULT_HOME"]).expanduser().absolute()
-    user_config = user_config_dir(environ) / "config.toml"
-    if user_config.is_file():
+        return _absolute(environ["VAULT_HOME"])
+    config_base = environ.get("XDG_CONFIG_HOME") or os.path.join(_home(environ), ".config")
+    user_config = os.path.join(os.path.expanduser(config_base), APP_NAME, "config.toml")
+    if os.path.isfile(user_config):
         import tomllib
 
         try:
-            data = tomllib.loads(user_config.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+            with open(user_config, encoding="utf-8") as handle:
+                data = tomllib.loads(handle.read())
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError):
             data = {}
         vault = data.get("vault")
         if isinstance(vault, str) and vault:
-            return Path(vault).expanduser().absolute()
-    return default_vault_home(environ)
+            return _absolute(vault)
+    data_base = environ.get("XDG_DATA_HOME") or os.path.join(_home(environ), ".local", "share")
+    return os.path.join(os.path.expanduser(data_base), APP_NAME, "vault")
+
+
+def resolve_vault_home(option: str | None, environ: Mapping[str, str]) -> Path:
+    from pathlib import Path
+
+    return Path(vault_home(option, environ))
