@@ -56,7 +56,8 @@ def capture_transcript(
         cwd = next((t.cwd for t in turns if t.cwd), "")
         project = project or service.settings["project_override"] or project_identity(cwd)
         pairs = [(t.role, t.text) for t in turns]
-        report = capture(service, _statements(service, pairs), session, project)
+        statements = _statements(service, pairs, [t.timestamp for t in turns])
+        report = capture(service, statements, session, project)
         now = service.clock()
         if report.total:
             append_daily(service.vault, now, _daily_entry(now, session, project, report))
@@ -68,10 +69,12 @@ def capture_transcript(
     return report
 
 
-def _statements(service: MemoryService, pairs: list[tuple[str, str]]) -> list[Statement]:
+def _statements(
+    service: MemoryService, pairs: list[tuple[str, str]], stamps: list[str]
+) -> list[Statement]:
     """Rule-based extraction, or `claude -p` when switched on (rules if it fails)."""
     if not pairs or not service.settings["llm_extraction"]:
-        return extract(pairs)
+        return extract(pairs, stamps)
     from hooks.llm_extract import ExtractionFailed, default_workdir, extract_with_claude
 
     try:
@@ -84,7 +87,7 @@ def _statements(service: MemoryService, pairs: list[tuple[str, str]]) -> list[St
         )
     except ExtractionFailed as exc:
         log.warning("%s; using the rule-based extraction", exc)
-        return extract(pairs)
+        return extract(pairs, stamps)
 
 
 def _daily_entry(now: datetime, session: str, project: str, report: CaptureReport) -> str:

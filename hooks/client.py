@@ -88,10 +88,10 @@ def prompt_event(root: str, event: bytes, now: str | None, timeout: float) -> st
         raise DaemonUnavailable(f"no answer from the daemon at {path}: {exc}") from exc
     finally:
         sock.close()
-    line = b"".join(chunks).decode("utf-8", "replace").strip()
+    answer = b"".join(chunks).decode("utf-8", "replace").strip()
     # A request the daemon could not parse (a truncated event) gets a JSON error
     # envelope instead; only hook output is ever printed.
-    return line if line.startswith('{"hookSpecificOutput"') else ""
+    return answer if answer.startswith('{"hookSpecificOutput"') else ""
 
 
 def _read_line(sock: socket.socket) -> dict[str, Any]:

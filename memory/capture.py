@@ -6,11 +6,13 @@ instead of creating a new file.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from indexer import Filters
 from memory.extract import Statement
 from memory.redact import redact
 from memory.service import MemoryService
+from vault import parse_time
 
 NEAR_DUPLICATE_COSINE = 0.92
 
@@ -45,6 +47,7 @@ def capture(
             continue
         record = service.jot(
             text,
+            created=_when(statement.at),
             kind=statement.kind,
             project=project,
             session=session,
@@ -54,6 +57,14 @@ def capture(
         report.created.append(record.id)
         report.texts.append(text)
     return report
+
+
+def _when(stamp: str) -> datetime | None:
+    """The time a statement was said; its order in the session depends on it."""
+    try:
+        return parse_time(stamp) if stamp else None
+    except ValueError:
+        return None
 
 
 def _near_duplicate(service: MemoryService, text: str) -> str | None:

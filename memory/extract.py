@@ -10,7 +10,7 @@ very short or very long fragments are left out. Pure: text in, candidates out.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 PREFERENCE = re.compile(
     r"\b(always|never|prefer(?:s|red)?|rather than|instead of|from now on|going forward|"
@@ -43,6 +43,7 @@ class Statement:
     text: str
     kind: str  # preference | decision | correction | fact
     role: str  # user | assistant
+    at: str = ""  # when it was said (the transcript's timestamp), if known
 
 
 def _kind(sentence: str, first: bool) -> str | None:
@@ -87,15 +88,17 @@ def from_assistant(text: str) -> list[Statement]:
     return statements
 
 
-def extract(turns: list[tuple[str, str]]) -> list[Statement]:
-    """`turns` are (role, text) pairs in order; duplicates are dropped."""
+def extract(turns: list[tuple[str, str]], stamps: list[str] | None = None) -> list[Statement]:
+    """`turns` are (role, text) pairs in order, `stamps` their times if known;
+    duplicates are dropped."""
     seen: set[str] = set()
     statements = []
-    for role, text in turns:
+    for number, (role, text) in enumerate(turns):
+        at = stamps[number] if stamps and number < len(stamps) else ""
         found = from_user(text) if role == "user" else from_assistant(text)
         for statement in found:
             key = statement.text.lower()
             if key not in seen:
                 seen.add(key)
-                statements.append(statement)
+                statements.append(replace(statement, at=at))
     return statements

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -131,8 +132,11 @@ class MemoryService:
         kind: str = "fact",
         source: str = "jot",
         salience: float = 1.0,
+        created: datetime | None = None,
     ) -> MemoryRecord:
-        """A cheap episodic fragment (base stability 7 days)."""
+        """A cheap episodic fragment (base stability 7 days). `created` is when it
+        was said (a transcript's timestamp; never later than now); its strength
+        starts now either way."""
         self.require_vault()
         body = redact(text).strip()
         if not body:
@@ -140,7 +144,7 @@ class MemoryService:
         now = self.clock()
         meta: dict[str, Any] = {
             "id": "",
-            "created": now,
+            "created": min(created, now) if created else now,
             "last_access": now,
             "stability": self.config.episodic_base_stability,
             "tier": "episodic",
@@ -156,7 +160,7 @@ class MemoryService:
             "links": [],
         }
         for attempt in range(20):
-            memory_id = make_id(body, now, salt=str(attempt) if attempt else "")
+            memory_id = make_id(body, meta["created"], salt=str(attempt) if attempt else "")
             meta["id"] = memory_id
             try:
                 path = self.store.create(memory_id, meta, body + "\n")

@@ -40,7 +40,7 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("association", "links_max", 5, "nearest memories a memory links to (links are mirrored)"),
     ("association", "link_spread", 0.5, "a linked memory's score as a share of its hit's"),
     ("association", "session_spread", 0.8, "share of a hit's score for the next in its session"),
-    ("association", "session_back_spread", 0.4, "share for the one just before it"),
+    ("association", "session_back_spread", 0.0, "share for the one just before it"),
     ("association", "session_window", 1, "memories either side in the session that count"),
     ("filing", "topic_bar", 0.05, "TF-IDF cosine to a topic's centroid needed to file"),
     ("index", "model", "", "sentence-transformers name or path; empty = bundled all-MiniLM-L6-v2"),

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from memory import MemoryService, RecallOptions
+from tests.conftest import FakeClock
 from vault import link_targets
 
 pytestmark = pytest.mark.model
@@ -137,3 +140,49 @@ def test_associative_recall_lists_see_also_separately(service: MemoryService) ->
     assert all(h.via in shown for h in found.see_also)
     assert all(h.id not in shown for h in found.see_also)
     assert {h.id for h in found.see_also} <= set(related)
+
+
+def test_what_came_next_in_the_session_comes_along(
+    service: MemoryService, clock: FakeClock
+) -> None:
+    """Temporal association: the memory said right after a hit in the same session
+    joins as see-also, even though it shares no words with the query."""
+    said = clock.now + timedelta(minutes=1)  # captured later, said a minute after
+    question = service.jot("Why did the nightly export job fail again?", session="s1")
+    clock.advance(minutes=5)
+    answer_text = "The disk on the batch host filled up; we added log rotation."
+    answer = service.jot(answer_text, session="s1", created=said)
+    other = service.jot("Unrelated: the office moves to the third floor.", session="s2")
+    assert service.show(answer.id)[0].created == said
+    hits = service.recall("nightly export job failure", RecallOptions(reinforce=False))
+    by_id = {h.id: h for h in hits}
+    assert hits[0].id == question.id
+    assert by_id[answer.id].via == question.id
+    assert "same session as" in by_id[answer.id].reason
+    assert by_id[answer.id].score == pytest.approx(0.8 * hits[0].score)
+    assert other.id not in by_id
+    off = service.recall(
+        "nightly export job failure", RecallOptions(reinforce=False, see_also=False)
+    )
+    assert answer.id not in {h.id for h in off}
+
+
+def test_captured_memories_are_dated_when_they_were_said(
+    service: MemoryService, clock: FakeClock
+) -> None:
+    from memory.capture import capture
+    from memory.extract import extract
+    from vault import parse_time
+
+    turns = [
+        ("user", "We decided to use Postgres for the billing service."),
+        ("user", "From now on, always run the database migrations with Alembic."),
+        ("user", "I prefer tabs over spaces in every Makefile, always."),
+    ]
+    stamps = ["2026-01-01T08:00:00Z", "2026-01-01T08:05:00Z", "2031-01-01T00:00:00Z"]
+    report = capture(service, extract(turns, stamps), session="s9")
+    assert len(report.created) == 3
+    created = [service.show(m)[0].created for m in report.created]
+    assert created == [parse_time(stamps[0]), parse_time(stamps[1]), clock.now]  # never later
+    assert service.index.catalog.session_ids("s9") == report.created  # the order they were said
+    assert all(service.show(m)[0].last_access == clock.now for m in report.created)
