@@ -289,7 +289,7 @@ class VaultIndex:
         filters = filters or Filters()
         vectors = self.vectors  # first: loading may rebuild (and replace) the catalog
         catalog = self.catalog
-        pool = max(50, 4 * k)
+        pool = max(50, 2 * k)
         allowed_vectors: dict[int, str] | None = None
         if filters.narrows:
             admitted = [r.id for r in catalog.rows(filters.archived) if filters.admits(r)]

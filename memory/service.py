@@ -41,6 +41,7 @@ from vault import (
 )
 
 HISTOGRAM = ((0.0, 0.02), (0.02, 0.1), (0.1, 0.35), (0.35, 0.7), (0.7, 1.01))
+BULK_LINKING = 100  # more new memories than this in one sync: sweep instead of linking each
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,10 @@ class MemoryService:
         report = self.index.sync()
         if report.added:
             self.filer.file_new(report.added)
-            self.linker.link_new(report.added, only_unlinked=True)
+            if len(report.added) > BULK_LINKING:  # a rebuild: one write per changed file
+                self.linker.sweep()
+            else:
+                self.linker.link_new(report.added, only_unlinked=True)
         return report
 
     def _fresh(self) -> None:
