@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -130,13 +130,24 @@ def sweep(service: MemoryService, environ: Mapping[str, str]) -> dict[str, Any]:
 
 
 def prune_if_due(service: MemoryService) -> int | None:
+    """Daily maintenance now: prune, refile, relink. None if not due."""
+    steps = maintenance_steps(service)
+    results = [step() for step in steps]
+    return results[0] if results else None
+
+
+def maintenance_steps(service: MemoryService) -> list[Callable[[], Any]]:
+    """Daily maintenance as separate steps, so the daemon can answer prompts
+    between them: prune, refile auto topics (labels may have changed), recompute
+    links (pruning and consolidation change the graph), then mark it done."""
     state = JsonState(service.vault.state_dir / "maintenance.json")
     now = service.clock()
     last = state.read().get("last_prune")
     if isinstance(last, str) and last > format_time(now - PRUNE_EVERY):
-        return None
-    archived = len(service.prune())
-    service.sweep_topics()  # new labels can refile what the classifier filed
-    service.sweep_links()  # pruning and consolidation change the graph
-    state.update(lambda data: data.__setitem__("last_prune", format_time(now)))
-    return archived
+        return []
+    return [
+        lambda: len(service.prune()),
+        lambda: service.sweep_topics(),
+        lambda: service.sweep_links(),
+        lambda: state.update(lambda data: data.__setitem__("last_prune", format_time(now))),
+    ]

@@ -252,14 +252,14 @@ def op_capture(s: MemoryService, a: Args) -> Any:
 
 
 def op_sweep(s: MemoryService, a: Args) -> Any:
-    from hooks.capture_run import capture_transcript, pending_transcripts, prune_if_due
+    from hooks.capture_run import capture_transcript, maintenance_steps, pending_transcripts
 
     environ = (
         {"CLAUDE_CONFIG_DIR": str(a["claude_config_dir"])} if a.get("claude_config_dir") else {}
     )
     pending = pending_transcripts(s, {**os.environ, **environ})
     steps = [lambda path=path: capture_transcript(s, path) for path in pending]
-    return Reply({"queued": [str(p) for p in pending]}, (*steps, lambda: prune_if_due(s)))
+    return Reply({"queued": [str(p) for p in pending]}, (*steps, *maintenance_steps(s)))
 
 
 OPS: dict[str, Callable[[MemoryService, Args], Any]] = {
