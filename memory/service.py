@@ -24,6 +24,7 @@ from memory.filing import Filer, FilingReport, TopicCount
 from memory.recall_tiers import classify, score, why
 from memory.redact import redact
 from memory.results import Associative, Hit, Listing, Status
+from memory.spreading import Scored, spread
 from vault import (
     Clock,
     MemoryRecord,
@@ -32,7 +33,6 @@ from vault import (
     Vault,
     VaultError,
     default_config_text,
-    link_targets,
     make_id,
     parse_time,
     slugify,
@@ -42,21 +42,6 @@ from vault import (
 
 HISTOGRAM = ((0.0, 0.02), (0.02, 0.1), (0.1, 0.35), (0.35, 0.7), (0.7, 1.01))
 BULK_LINKING = 100  # more new memories than this in one sync: sweep instead of linking each
-
-
-@dataclass(frozen=True)
-class Scored:
-    """A ranked candidate before it becomes a Hit (texts are read for the winners only)."""
-
-    score: float
-    strength: float
-    candidate: Candidate
-    via: str = ""  # see-also: the memory whose score it shares
-    note: str = ""
-
-    @property
-    def id(self) -> str:
-        return self.candidate.row.id
 
 
 @dataclass(frozen=True)
@@ -272,50 +257,14 @@ class MemoryService:
             hits = [reinforced.get(h.id, h) if not h.via else h for h in hits]
         return hits
 
-    def _session_share(self, offset: int) -> float:
-        """Temporal contiguity with a forward bias: what came right after a hit is
-        the likelier association (its answer, its outcome); shares shrink with distance."""
-        share = self.config.session_spread if offset > 0 else self.config.session_back_spread
-        return share / abs(offset)
-
     def _spread(self, hits: list[Scored], opts: RecallOptions, now: Any) -> list[Scored]:
-        """Spreading activation: memories linked to a hit (and, when enabled, its
-        session neighbours) join with a share of that hit's score, so never above it."""
-        shares: dict[str, tuple[float, Scored, str]] = {}
-        taken = {item.id for item in hits}
-        temporal = self.config.session_spread > 0 or self.config.session_back_spread > 0
-        for item in hits:
-            row = item.candidate.row
-            sources = [(t, self.config.link_spread, "linked from") for t in link_targets(row.links)]
-            if temporal:
-                sources += [
-                    (target, self._session_share(offset), "same session as")
-                    for target, offset in self.index.session_neighbours(
-                        row, self.config.session_window
-                    )
-                ]
-            for target, share, relation in sources:
-                if share <= 0 or target in taken:
-                    continue
-                value = item.score * share
-                if value > shares.get(target, (-1.0, item, ""))[0]:
-                    shares[target] = (value, item, relation)
-        rows = self.index.rows_for(shares) if shares else {}
-        found = []
-        for target, (value, parent, relation) in shares.items():
-            found_row = rows.get(target)
-            if found_row is None or found_row.archived:
-                continue
-            row = found_row
-            if opts.exclude_topic and row.topic == opts.exclude_topic:
-                continue
+        def admit(row: ManifestRow) -> float | None:
+            if row.archived or (opts.exclude_topic and row.topic == opts.exclude_topic):
+                return None
             current = self._strength(row, now) if opts.decay else 1.0
-            if current < self.config.retrieval_floor:
-                continue
-            candidate = Candidate(row, parent.candidate.similarity, 0.0, 0.0)
-            note = f"see also: {relation} {parent.id} ({value / parent.score:.2f} x its score)"
-            found.append(Scored(value, current, candidate, via=parent.id, note=note))
-        return found
+            return current if current >= self.config.retrieval_floor else None
+
+        return spread(hits, self.index, self.config, admit)
 
     def _scored_hit(self, item: Scored, opts: RecallOptions, now: Any, label: str) -> Hit:
         hit = self._hit(item.candidate, item.strength, opts, now, "see-also" if item.via else label)
