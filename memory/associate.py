@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -171,7 +172,9 @@ class Linker:
 
         return self._update(memory_id, mutate)
 
-    def _update(self, memory_id: str, mutate: Any) -> MemoryRecord | None:
+    def _update(
+        self, memory_id: str, mutate: Callable[[MemoryRecord], dict[str, Any]]
+    ) -> MemoryRecord | None:
         try:
             return self.store.update(memory_id, mutate)
         except VaultError as exc:  # a broken or vanished file is left alone

@@ -13,11 +13,15 @@ import hashlib
 import logging
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from indexer import ManifestRow, VaultIndex
 from memory.config import MemoryConfig
 from vault import FILED_AUTO, MemoryRecord, MemoryStore, VaultError
+
+if TYPE_CHECKING:
+    from indexer.topic_model import TopicModel
 
 log = logging.getLogger(__name__)
 MODEL_FILE = "topics.npz"
@@ -44,13 +48,13 @@ class Filer:
         self.store = store
         self.index = index
         self.config = config
-        self._model: Any = None
+        self._model: TopicModel | None = None
 
     @property
-    def model_path(self) -> Any:
+    def model_path(self) -> Path:
         return self.index.vault.index_dir / MODEL_FILE
 
-    def model(self) -> Any:
+    def model(self) -> TopicModel | None:
         """The topic model of the current labelled set (loaded, or refit and saved)."""
         from indexer.topic_model import TopicModel
 
