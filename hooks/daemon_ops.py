@@ -79,57 +79,35 @@ def op_recall_associative(s: MemoryService, a: Args) -> Any:
     return Reply(result.to_dict(), _later(s, found.confident, options))
 
 
-def op_prompt(s: MemoryService, a: Args) -> Any:
-    """A whole UserPromptSubmit in the warm process: a "yes" confirms what was shown
-    hedged on the session's previous prompt, then recall, then the context text.
-    The hook itself only sends the event and prints the answer."""
-    from hooks import confirmation
-    from hooks.context_text import recall_context
+def op_prompt_event(s: MemoryService, a: Args) -> Any:
+    """The prompt hook's raw event, answered in the warm process with the exact
+    line the hook prints (the hook only forwards stdin and prints this)."""
     from hooks.project import project_identity
+    from hooks.prompt_answer import answer_prompt, event_fields
     from vault import VaultError
 
-    prompt = _text(a, "prompt")
-    session = str(a.get("session") or "")
-    root = s.vault.root
-    if session:
-        shown = confirmation.take_shown(root, session)
-        if shown and confirmation.affirms(prompt):
-            for memory_id in shown:
-                try:
-                    s.confirm_activation(memory_id)
-                except VaultError:
-                    continue  # purged or archived meanwhile
-    cwd = a.get("cwd")
-    project = project_identity(cwd) if isinstance(cwd, str) and cwd else ""
-    options = RecallOptions(limit=5, project=project or None, reinforce=True, see_also=False)
-    found = s.recall_associative(prompt, replace(options, reinforce=False))
-    activated = [hit.id for hit in found.activated]
-    if session and activated:
-        confirmation.remember_shown(root, session, activated)
-    tiers = Associative([_promised(h, True) for h in found.confident], found.activated)
-    context = recall_context(tiers.to_dict(), int(s.settings["hook_context_chars"]))
-    return Reply({"context": context}, _later(s, found.confident, options))
-
-
-def op_prompt_event(s: MemoryService, a: Args) -> Any:
-    """The prompt hook's raw event: answered with the exact line the hook prints."""
-    import json
-
-    event = a.get("event")
-    prompt = event.get("prompt") if isinstance(event, dict) else None
-    if not isinstance(event, dict) or not isinstance(prompt, str) or not prompt.strip():
+    fields = event_fields(a.get("event"))
+    if fields is None:
         return {"output": ""}
-    session, cwd = event.get("session_id"), event.get("cwd")
-    args = {"prompt": prompt[:MAX_PROMPT_CHARS],
-            "session": session if isinstance(session, str) else "",
-            "cwd": cwd if isinstance(cwd, str) else ""}  # fmt: skip
-    reply = op_prompt(s, args)
-    context = reply.result.get("context")
-    output = ""
-    if context:
-        hook = {"hookEventName": "UserPromptSubmit", "additionalContext": context}
-        output = json.dumps({"hookSpecificOutput": hook}, ensure_ascii=False)
-    return Reply({"output": output}, reply.steps)
+    prompt, session, cwd = fields
+    options = RecallOptions(limit=5, project=project_identity(cwd) or None, see_also=False)
+    confident: list[Hit] = []
+
+    def recall() -> dict[str, Any]:
+        found = s.recall_associative(prompt[:MAX_PROMPT_CHARS], replace(options, reinforce=False))
+        confident.extend(found.confident)
+        return Associative([_promised(h, True) for h in found.confident], found.activated).to_dict()
+
+    def confirm(ids: list[str]) -> None:
+        for memory_id in ids:
+            try:
+                s.confirm_activation(memory_id)
+            except VaultError:
+                continue  # purged or archived meanwhile
+
+    max_chars = int(s.settings["hook_context_chars"])
+    output = answer_prompt(s.vault.root, prompt, session, recall, confirm, max_chars)
+    return Reply({"output": output}, _later(s, confident, options))
 
 
 @dataclass(frozen=True)
@@ -267,7 +245,6 @@ OPS: dict[str, Callable[[MemoryService, Args], Any]] = {
     "sweep": op_sweep,
     "recall": op_recall,
     "recall_associative": op_recall_associative,
-    "prompt": op_prompt,
     "prompt_event": op_prompt_event,
     "recall_cold": op_recall_cold,
     "confirm": op_confirm,

@@ -48,42 +48,34 @@ def without_daemon(root_text: str, raw: str, settings: Any, environ: Mapping[str
     from pathlib import Path
 
     from hooks import confirmation
-    from hooks.context_text import recall_context
     from hooks.fallback import keyword_recall
     from hooks.project import project_identity
+    from hooks.prompt_answer import answer_prompt, event_fields
     from memory.config import MemoryConfig
     from vault.clock import parse_time, utc_now
 
     try:
-        event = json.loads(raw)
+        fields = event_fields(json.loads(raw))
     except ValueError:
         return ""
-    prompt = event.get("prompt") if isinstance(event, dict) else None
-    if not isinstance(prompt, str) or not prompt.strip():
+    if fields is None:
         return ""
-    prompt = prompt[:MAX_PROMPT_CHARS]
-    session = event.get("session_id") if isinstance(event.get("session_id"), str) else ""
-    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
+    prompt, session, cwd = fields
     root = Path(root_text)
-    if session:
-        shown = confirmation.take_shown(root, session)
-        if shown and confirmation.affirms(prompt):
-            confirmation.confirm(root, shown, environ)
     client.spawn(root, environ)
     now_text = environ.get("VAULT_NOW")
-    tiers = keyword_recall(
-        root / ".index" / "meta.sqlite",
-        prompt,
-        parse_time(now_text) if now_text else utc_now(),
-        MemoryConfig.from_settings(settings),
-        settings["bm25_saturation"],
-        project_identity(cwd) or None,
-    )
-    activated = [str(hit["id"]) for hit in tiers.get("activated", [])]
-    if session and activated:
-        confirmation.remember_shown(root, session, activated)
-    context = recall_context(tiers, settings["hook_context_chars"])
-    if not context:
-        return ""
-    hook = {"hookEventName": "UserPromptSubmit", "additionalContext": context}
-    return json.dumps({"hookSpecificOutput": hook}, ensure_ascii=False)
+
+    def recall() -> dict[str, Any]:
+        return keyword_recall(
+            root / ".index" / "meta.sqlite",
+            prompt[:MAX_PROMPT_CHARS],
+            parse_time(now_text) if now_text else utc_now(),
+            MemoryConfig.from_settings(settings),
+            settings["bm25_saturation"],
+            project_identity(cwd or None) or None,
+        )
+
+    def confirm(ids: list[str]) -> None:
+        confirmation.confirm(root, ids, environ)
+
+    return answer_prompt(root, prompt, session, recall, confirm, settings["hook_context_chars"])

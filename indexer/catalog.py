@@ -16,6 +16,7 @@ from pathlib import Path
 
 from indexer.errors import CorruptIndexError
 from indexer.vector_ids import vector_id
+from vault import FILED_AUTO
 
 SCHEMA_VERSION = "3"
 _SCHEMA = """
@@ -182,6 +183,10 @@ class Catalog:
             marks = ",".join("?" * len(part))
             found.update((r.id, r) for r in self._select(f"WHERE id IN ({marks})", part))
         return found
+
+    def labelled_rows(self) -> list[ManifestRow]:
+        """Memories whose topic a person chose (not `filed: auto`), by id."""
+        return list(self._select("WHERE topic != '' AND filed != ? ORDER BY id", (FILED_AUTO,)))
 
     def session_ids(self, session: str) -> list[str]:
         """The memories captured in one session, oldest first."""

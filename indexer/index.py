@@ -253,6 +253,10 @@ class VaultIndex:
         with self._mutex:
             return self.catalog.row(memory_id)
 
+    def labelled_rows(self) -> list[ManifestRow]:
+        with self._mutex:
+            return self.catalog.labelled_rows()
+
     def rows_for(self, memory_ids: Iterable[str]) -> dict[str, ManifestRow]:
         with self._mutex:
             return self.catalog.rows_for(memory_ids)

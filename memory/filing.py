@@ -58,7 +58,7 @@ class Filer:
         """The topic model of the current labelled set (loaded, or refit and saved)."""
         from indexer.topic_model import TopicModel
 
-        labelled = [r for r in self.index.rows(archived=None) if r.topic and r.filed != FILED_AUTO]
+        labelled = self.index.labelled_rows()  # only these rows: this runs on every jot
         key = _fingerprint(labelled)
         if self._model is not None and self._model.fingerprint == key:
             return self._model
@@ -139,6 +139,6 @@ class Filer:
 
 def _fingerprint(rows: list[ManifestRow]) -> str:
     digest = hashlib.blake2b(digest_size=12)
-    for row in sorted(rows, key=lambda r: r.id):
+    for row in rows:  # in id order
         digest.update(f"{row.id}|{row.topic}|{row.body_hash}|{','.join(row.tags)}\n".encode())
     return digest.hexdigest()
