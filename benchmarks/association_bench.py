@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from indexer import SentenceTransformerEmbedder
+from indexer.embedder import SentenceTransformerEmbedder
 from indexer.topic_model import TopicModel
 
 DATA = Path(__file__).parent / "data" / "association_set.json"

@@ -26,8 +26,10 @@ from benchmarks.index_bench import pct, texts, write_vault
 from hooks import client
 from hooks.daemon_control import stop
 from hooks.protocol import pid_path
-from indexer import DEFAULT_MODEL_NAME, SentenceTransformerEmbedder, VaultIndex
-from vault import Vault, load_settings
+from indexer.embedder import DEFAULT_MODEL_NAME, SentenceTransformerEmbedder
+from indexer.index import VaultIndex
+from vault.config import load_settings
+from vault.layout import Vault
 
 HOOK = [str(Path(sys.executable).with_name("vault-hook")), "user-prompt-submit"]
 BASELINE = """

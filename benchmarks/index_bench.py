@@ -20,12 +20,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from indexer import SentenceTransformerEmbedder, VaultIndex
 from indexer.catalog import ManifestRow
+from indexer.embedder import SentenceTransformerEmbedder
 from indexer.faiss_store import VectorStore
+from indexer.index import VaultIndex
 from indexer.vector_ids import vector_id
-from memory import MemoryService
-from vault import Vault, format_time, frontmatter, load_settings, parse_time
+from memory.service import MemoryService
+from vault import frontmatter
+from vault.clock import format_time, parse_time
+from vault.config import load_settings
+from vault.layout import Vault
 
 SUBJECTS = (
     "billing deploy tests CI database cache auth search logging docs api frontend queue".split()
@@ -164,7 +168,7 @@ def synthetic_big(n: int, workdir: Path, embedder: SentenceTransformerEmbedder) 
 
 
 def bench_watcher(vault: Vault, embedder: SentenceTransformerEmbedder, edits: int = 50) -> None:
-    from indexer import Changes, VaultWatcher
+    from indexer.watch import Changes, VaultWatcher
 
     index = VaultIndex(vault, load_settings(None, {}), embedder=embedder)
     index.sync()

@@ -20,10 +20,13 @@ from typing import Any
 
 from hooks.project import project_identity
 from hooks.transcript import read_turns
-from memory import MemoryService
 from memory.capture import CaptureReport, capture
 from memory.extract import Statement, extract
-from vault import JsonState, append_daily, file_lock, format_time
+from memory.service import MemoryService
+from vault.atomic import file_lock
+from vault.clock import format_time
+from vault.daily import append_daily
+from vault.state import JsonState
 
 log = logging.getLogger(__name__)
 TRANSCRIPT_MAX_AGE_DAYS = 30  # Claude Code deletes transcripts after cleanupPeriodDays (30)

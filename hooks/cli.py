@@ -18,7 +18,7 @@ import click
 from hooks import render
 from hooks.cli_common import Context, emit, json_option, now_option, pass_context
 from hooks.errors import HANDLED, CliError, DaemonDown, to_cli_error
-from vault import load_settings
+from vault.config import load_settings
 
 
 class VaultGroup(click.Group):
@@ -55,7 +55,7 @@ def init(context: Context) -> None:
 
     Example: vault --vault ~/notes/vault init
     """
-    from memory import MemoryService
+    from memory.service import MemoryService
 
     vault = context.vault
     created = MemoryService.init_vault(vault)
@@ -119,7 +119,7 @@ def recall(context: Context, query: str, limit: int, project: str | None, topic_
 
     Example: vault recall "how do we share test fixtures?" --associative --explain
     """
-    from memory import Associative, Hit
+    from memory.results import Associative, Hit
 
     args = {"query": query, "limit": limit, "project": project, "topic_hint": topic_hint,
             "exclude_topic": exclude_topic, "reinforce": not no_reinforce}  # fmt: skip
@@ -191,7 +191,7 @@ def cold(context: Context, query: str, limit: int, explain: bool, as_json: bool,
 
     Example: vault cold "pytest fixtures instead of setUp/tearDown"
     """
-    from memory import Hit
+    from memory.results import Hit
 
     data = context.call("recall_cold", {"query": query, "limit": limit}, now)
     if as_json:

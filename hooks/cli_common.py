@@ -12,7 +12,10 @@ from typing import Any, TypeVar
 import click
 
 from hooks.errors import CliError
-from vault import Clock, Vault, fixed_clock, load_settings, parse_time, resolve_vault_home, utc_now
+from vault.clock import Clock, fixed_clock, parse_time, utc_now
+from vault.config import load_settings
+from vault.layout import Vault
+from vault.paths import resolve_vault_home
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,7 +29,7 @@ class Context:
         return Vault(resolve_vault_home(self.vault_option, os.environ))
 
     def service(self, now: datetime | None = None, embed_on_write: bool = False) -> Any:
-        from memory import MemoryService
+        from memory.service import MemoryService
 
         vault = self.vault
         settings = load_settings(vault.config_path, os.environ)

@@ -36,9 +36,13 @@ from hooks.protocol import (
     socket_path,
     starting_path,
 )
-from indexer import Changes, IndexerError, VaultWatcher
-from memory import MemoryService, RecallError
-from vault import Settings, Vault, VaultError
+from indexer.errors import IndexerError
+from indexer.watch import Changes, VaultWatcher
+from memory.errors import RecallError
+from memory.service import MemoryService
+from vault.config import Settings
+from vault.errors import VaultError
+from vault.layout import Vault
 
 log = logging.getLogger("memory_vault.daemon")
 EXPECTED = (VaultError, IndexerError, RecallError, ValueError, KeyError, TypeError, OSError)

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from hooks import client
-from vault import Vault
+from vault.layout import Vault
 
 START_TIMEOUT = 120.0
 

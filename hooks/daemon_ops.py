@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from hooks.protocol import MAX_PROMPT_CHARS
-from memory import Associative, Hit, MemoryService, RecallError, RecallOptions
-from vault import fixed_clock, parse_time, utc_now
+from memory.errors import RecallError
+from memory.results import Associative, Hit
+from memory.service import MemoryService, RecallOptions
+from vault.clock import fixed_clock, parse_time, utc_now
 
 Args = dict[str, Any]
 
@@ -84,7 +86,7 @@ def op_prompt_event(s: MemoryService, a: Args) -> Any:
     line the hook prints (the hook only forwards stdin and prints this)."""
     from hooks.project import project_identity
     from hooks.prompt_answer import answer_prompt, event_fields
-    from vault import VaultError
+    from vault.errors import VaultError
 
     fields = event_fields(a.get("event"))
     if fields is None:
@@ -196,7 +198,7 @@ def op_list(s: MemoryService, a: Args) -> Any:
 
 
 def op_status(s: MemoryService, a: Args) -> Any:
-    from vault import JsonState
+    from vault.state import JsonState
 
     status = s.status().to_dict()
     status["last_prune"] = (
@@ -207,7 +209,7 @@ def op_status(s: MemoryService, a: Args) -> Any:
 
 def op_daily_append(s: MemoryService, a: Args) -> Any:
     from memory.redact import redact
-    from vault import append_daily
+    from vault.daily import append_daily
 
     text = redact(_text(a, "text")).strip()
     now = s.clock()

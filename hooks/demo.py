@@ -14,8 +14,10 @@ from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
-from memory import MemoryService, RecallOptions
-from vault import Vault, fixed_clock, load_settings, parse_time
+from memory.service import MemoryService, RecallOptions
+from vault.clock import fixed_clock, parse_time
+from vault.config import load_settings
+from vault.layout import Vault
 
 START = parse_time("2026-01-05T09:00:00Z")
 STORY = (

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import click
 
-from indexer import IndexerError, ModelUnavailableError
-from memory import RecallError
-from vault import BrokenFileError, InvalidIdError, MemoryNotFoundError, VaultError
+from indexer.errors import IndexerError, ModelUnavailableError
+from memory.errors import RecallError
+from vault.errors import BrokenFileError, InvalidIdError, MemoryNotFoundError, VaultError
 
 
 class CliError(click.ClickException):

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hooks.capture_run import claude_dir
-from vault import atomic_write
+from vault.atomic import atomic_write
 
 MARKER = "vault-hook"
 PLUGIN_ID = "memory-vault@"

@@ -19,9 +19,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from hooks import client
 from hooks.daemon_ops import dispatch
-from indexer import IndexerError
-from memory import MemoryService, RecallError
-from vault import Vault, VaultError, load_settings
+from indexer.errors import IndexerError
+from memory.errors import RecallError
+from memory.service import MemoryService
+from vault.config import load_settings
+from vault.errors import VaultError
+from vault.layout import Vault
 
 log = logging.getLogger("memory_vault.mcp")
 MAX_TEXT = 500

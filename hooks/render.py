@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from memory import Associative, Hit, Listing, Status
+from memory.results import Associative, Hit, Listing, Status
 
 
 def age(days: float) -> str:

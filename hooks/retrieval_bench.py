@@ -21,10 +21,14 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from indexer import Embedder, SentenceTransformerEmbedder, VaultIndex
-from memory import MemoryService, RecallOptions, classify
+from indexer.embedder import Embedder, SentenceTransformerEmbedder
+from indexer.index import VaultIndex
 from memory.evaluation import scores
-from vault import Vault, fixed_clock, load_settings, parse_time
+from memory.recall_tiers import classify
+from memory.service import MemoryService, RecallOptions
+from vault.clock import fixed_clock, parse_time
+from vault.config import load_settings
+from vault.layout import Vault
 
 MODES: dict[str, dict[str, str]] = {  # setting overrides per mode
     "hybrid": {},
@@ -62,7 +66,7 @@ def _file_id(memory_id: str) -> str:
 
 
 def build_vault(root: Path, items: list[dict[str, Any]]) -> Vault:
-    from vault import MemoryStore
+    from vault.store import MemoryStore
 
     vault = Vault(root)
     MemoryService.init_vault(vault)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from indexer.errors import CorruptIndexError
 from indexer.vector_ids import vector_id
-from vault import FILED_AUTO
+from vault.schema import FILED_AUTO
 
 SCHEMA_VERSION = "3"
 _SCHEMA = """

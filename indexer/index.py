@@ -22,7 +22,9 @@ from indexer.errors import CorruptIndexError
 from indexer.fusion import FusionWeights, fuse, normalise_bm25
 from indexer.keywords import or_terms, query_terms
 from indexer.sync import Progress, Syncer, SyncReport, changed_paths
-from vault import Settings, Vault, file_lock
+from vault.atomic import file_lock
+from vault.config import Settings
+from vault.layout import Vault
 
 if TYPE_CHECKING:
     from indexer.faiss_store import VectorStore

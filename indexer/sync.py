@@ -19,14 +19,11 @@ from indexer.catalog import Catalog, ManifestRow
 from indexer.chunking import chunk_words
 from indexer.embedder import Embedder
 from indexer.vector_ids import vector_id
-from vault import (
-    BrokenFileError,
-    MemoryNotFoundError,
-    MemoryRecord,
-    MemoryStore,
-    Vault,
-    format_time,
-)
+from vault.clock import format_time
+from vault.errors import BrokenFileError, MemoryNotFoundError
+from vault.layout import Vault
+from vault.schema import MemoryRecord
+from vault.store import MemoryStore
 
 if TYPE_CHECKING:
     from indexer.faiss_store import VectorStore

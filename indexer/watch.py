@@ -17,7 +17,7 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from vault import Vault
+from vault.layout import Vault
 
 log = logging.getLogger(__name__)
 _TEMP_SUFFIXES = (".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload", "~", ".bak")

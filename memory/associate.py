@@ -16,9 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from indexer import ManifestRow, VaultIndex
+from indexer.catalog import ManifestRow
+from indexer.index import VaultIndex
 from memory.config import MemoryConfig
-from vault import MemoryRecord, MemoryStore, VaultError, link_targets, wikilink
+from vault.errors import VaultError
+from vault.links import link_targets, wikilink
+from vault.schema import MemoryRecord
+from vault.store import MemoryStore
 
 log = logging.getLogger(__name__)
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from indexer import Filters
+from indexer.index import Filters
 from memory.extract import Statement
 from memory.redact import redact
 from memory.service import MemoryService
-from vault import parse_time
+from vault.clock import parse_time
 
 NEAR_DUPLICATE_COSINE = 0.92
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from vault import Settings
+from vault.config import Settings
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from indexer import ManifestRow, VaultIndex
+from indexer.catalog import ManifestRow
+from indexer.index import VaultIndex
 from memory.config import MemoryConfig
-from vault import FILED_AUTO, MemoryRecord, MemoryStore, VaultError
+from vault.errors import VaultError
+from vault.schema import FILED_AUTO, MemoryRecord
+from vault.store import MemoryStore
 
 if TYPE_CHECKING:
     from indexer.topic_model import TopicModel

@@ -15,7 +15,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from indexer import Candidate, Filters, ManifestRow, SyncReport, VaultIndex
+from indexer.catalog import ManifestRow
+from indexer.index import Candidate, Filters, VaultIndex
+from indexer.sync import SyncReport
 from memory.associate import Edge, Linker, LinkReport
 from memory.config import MemoryConfig
 from memory.decay import days_between, reinforce, strength
@@ -25,20 +27,13 @@ from memory.recall_tiers import classify, score, why
 from memory.redact import redact
 from memory.results import Associative, Hit, Listing, Status
 from memory.spreading import Scored, spread
-from vault import (
-    Clock,
-    MemoryRecord,
-    MemoryStore,
-    Settings,
-    Vault,
-    VaultError,
-    default_config_text,
-    make_id,
-    parse_time,
-    slugify,
-    utc_now,
-    validate_id,
-)
+from vault.clock import Clock, parse_time, utc_now
+from vault.config import Settings, default_config_text
+from vault.errors import VaultError
+from vault.ids import make_id, slugify, validate_id
+from vault.layout import Vault
+from vault.schema import MemoryRecord
+from vault.store import MemoryStore
 
 HISTOGRAM = ((0.0, 0.02), (0.02, 0.1), (0.1, 0.35), (0.35, 0.7), (0.7, 1.01))
 BULK_LINKING = 100  # more new memories than this in one sync: sweep instead of linking each

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from indexer import Candidate, ManifestRow, VaultIndex
+from indexer.catalog import ManifestRow
+from indexer.index import Candidate, VaultIndex
 from memory.config import MemoryConfig
-from vault import link_targets
+from vault.links import link_targets
 
 
 @dataclass(frozen=True)

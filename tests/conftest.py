@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from indexer import SentenceTransformerEmbedder, VaultIndex
-from memory import MemoryService
-from vault import Vault, load_settings, parse_time
+from indexer.embedder import SentenceTransformerEmbedder
+from indexer.index import VaultIndex
+from memory.service import MemoryService
+from vault.clock import parse_time
+from vault.config import load_settings
+from vault.layout import Vault
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 T0 = parse_time("2026-01-01T09:00:00Z")

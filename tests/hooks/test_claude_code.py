@@ -16,7 +16,8 @@ import pytest
 
 from hooks import client
 from hooks.daemon_control import stop
-from vault import MemoryStore, Vault
+from vault.layout import Vault
+from vault.store import MemoryStore
 
 pytestmark = pytest.mark.model
 STORY = (

@@ -17,8 +17,9 @@ import pytest
 
 from hooks import client
 from hooks.protocol import pid_path, socket_path
-from memory import MemoryService
-from vault import MemoryStore, Vault
+from memory.service import MemoryService
+from vault.layout import Vault
+from vault.store import MemoryStore
 
 pytestmark = pytest.mark.model
 STORY = (
@@ -234,7 +235,7 @@ def test_ping_is_answered_while_work_holds_the_daemon(vault: Vault) -> None:
 
     from hooks.daemon import Daemon
     from hooks.protocol import encode
-    from vault import load_settings
+    from vault.config import load_settings
 
     daemon = Daemon(vault, load_settings(vault.config_path, {}))
     ours, theirs = socket_module.socketpair()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from hooks.capture_run import maintenance_steps, prune_if_due
-from memory import MemoryService
+from memory.service import MemoryService
 from tests.conftest import FakeClock
-from vault import link_targets
+from vault.links import link_targets
 
 pytestmark = pytest.mark.model
 

@@ -15,7 +15,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from hooks.daemon_control import stop
-from vault import MemoryStore, Vault
+from vault.layout import Vault
+from vault.store import MemoryStore
 
 pytestmark = [pytest.mark.model, pytest.mark.anyio]
 TOOLS = {"recall", "remember", "confirm", "reinforce", "forget", "recall_cold", "revive",

@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from indexer import Changes, Filters, SentenceTransformerEmbedder, VaultIndex, VaultWatcher
-from indexer.watch import Debouncer, is_relevant
-from memory import MemoryService, RecallOptions
-from vault import Vault, load_settings
+from indexer.embedder import SentenceTransformerEmbedder
+from indexer.index import Filters, VaultIndex
+from indexer.watch import Changes, Debouncer, VaultWatcher, is_relevant
+from memory.service import MemoryService, RecallOptions
+from vault.config import load_settings
+from vault.layout import Vault
 
 pytestmark = pytest.mark.model
 PEEK = RecallOptions(reinforce=False)

@@ -6,9 +6,9 @@ from datetime import timedelta
 
 import pytest
 
-from memory import MemoryService, RecallOptions
+from memory.service import MemoryService, RecallOptions
 from tests.conftest import FakeClock
-from vault import link_targets
+from vault.links import link_targets
 
 pytestmark = pytest.mark.model
 
@@ -172,7 +172,7 @@ def test_captured_memories_are_dated_when_they_were_said(
 ) -> None:
     from memory.capture import capture
     from memory.extract import extract
-    from vault import parse_time
+    from vault.clock import parse_time
 
     turns = [
         ("user", "We decided to use Postgres for the billing service."),

@@ -6,13 +6,15 @@ import subprocess
 import sys
 import textwrap
 
-from vault import MemoryStore, Vault
+from vault.layout import Vault
+from vault.store import MemoryStore
 
 WORKER = textwrap.dedent(
     """
     import os, sys
-    from memory import MemoryService
-    from vault import Vault, load_settings
+    from memory.service import MemoryService
+    from vault.config import load_settings
+    from vault.layout import Vault
     from pathlib import Path
     vault = Vault(Path(sys.argv[1]))
     service = MemoryService(vault, load_settings(vault.config_path, {}), embed_on_write=False)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from memory import MemoryConfig, classify, days_until, reinforce, strength
+from memory.config import MemoryConfig
+from memory.decay import days_until, reinforce, strength
+from memory.recall_tiers import classify
 
 CONFIG = MemoryConfig.default()
 

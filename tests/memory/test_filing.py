@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from memory import MemoryService, RecallOptions
+from memory.service import MemoryService, RecallOptions
 
 pytestmark = pytest.mark.model
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory import MemoryService, RecallOptions
+from memory.service import MemoryService, RecallOptions
 from tests.conftest import FakeClock, ServiceFactory
 
 pytestmark = pytest.mark.model

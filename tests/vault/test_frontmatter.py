@@ -5,7 +5,8 @@ from datetime import timedelta
 import pytest
 from hypothesis import given, strategies as st
 
-from vault import frontmatter, parse_time
+from vault import frontmatter
+from vault.clock import parse_time
 from vault.frontmatter import FrontmatterError
 
 HAND_WRITTEN = """---

@@ -2,15 +2,11 @@ from __future__ import annotations
 
 import pytest
 
-from vault import (
-    BrokenFileError,
-    InvalidIdError,
-    MemoryStore,
-    Vault,
-    make_id,
-    parse_time,
-    validate_id,
-)
+from vault.clock import parse_time
+from vault.errors import BrokenFileError, InvalidIdError
+from vault.ids import make_id, validate_id
+from vault.layout import Vault
+from vault.store import MemoryStore
 
 
 @pytest.mark.parametrize("bad", ["../../etc/passwd", "a/b", "..", ".hidden", "", "x\\y", "a\x00b"])
