@@ -1,0 +1,1 @@
+"""The `vault` command: the click group in main.py, one module per theme."""

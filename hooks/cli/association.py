@@ -1,0 +1,164 @@
+"""`vault links`, `vault graph` and `vault topics`: association and filing."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+from hooks.cli.common import Context, emit, json_option, now_option, pass_context
+from hooks.cli.errors import CliError
+
+
+@click.command()
+@click.argument("memory_id", required=False)
+@click.option("--sweep", is_flag=True, help="Recompute the links of every memory.")
+@click.option("--dry-run", is_flag=True, help="With --sweep: report what would change.")
+@json_option
+@now_option
+@pass_context
+def links(
+    context: Context,
+    memory_id: str | None,
+    sweep: bool,
+    dry_run: bool,
+    as_json: bool,
+    now: datetime | None,
+) -> None:
+    """A memory's links and backlinks, or recompute all links with --sweep.
+
+    Example: vault links 2026-11-02-shared-fixtures-conftest-19ab
+    """
+    if sweep == bool(memory_id):
+        raise CliError("give a memory id, or --sweep (not both)")
+    service = context.service(now, embed_on_write=True)
+    if sweep:
+        report = service.sweep_links(dry_run=dry_run)
+        if as_json:
+            emit({"dry_run": dry_run, **report.to_dict()})
+            return
+        verb = "Would change" if dry_run else "Changed"
+        click.echo(
+            f"{verb} the links of {len(report.changed)} of {report.memories} memories; "
+            f"{report.edges} links in the vault."
+        )
+        for skipped in report.skipped:
+            click.echo(f"  not updated (see `vault status`): {skipped}")
+        return
+    assert memory_id is not None
+    outgoing, incoming = service.links(memory_id)
+    described = {
+        "links": [_describe(item) for item in outgoing],
+        "backlinks": [_describe(row) for row in incoming],
+    }
+    if as_json:
+        emit({"id": memory_id, **described})
+        return
+    for label, items in described.items():
+        click.echo(f"{label.capitalize()} ({len(items)}):")
+        for item in items:
+            state = "missing" if item["missing"] else ("archived" if item["archived"] else "")
+            click.echo(f"  {item['id']}{f'  ({state})' if state else ''}")
+
+
+def _describe(item: Any) -> dict[str, Any]:
+    if isinstance(item, str):
+        return {"id": item, "path": None, "archived": False, "missing": True}
+    return {"id": item.id, "path": item.path, "archived": item.archived, "missing": False}
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(["json", "dot"]), default="json",
+              show_default=True, help="json (nodes and edges) or Graphviz dot.")  # fmt: skip
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of the terminal.")  # fmt: skip
+@now_option
+@pass_context
+def graph(context: Context, fmt: str, output: Path | None, now: datetime | None) -> None:
+    """Export the link graph (Obsidian's graph view shows the same edges).
+
+    Example: vault graph --format dot -o vault.dot && dot -Tsvg vault.dot > vault.svg
+    """
+    rows, edges = context.service(now).graph()
+    if fmt == "json":
+        text = json.dumps(
+            {
+                "nodes": [
+                    {
+                        "id": r.id,
+                        "path": r.path,
+                        "tier": r.tier,
+                        "topic": r.topic,
+                        "project": r.project,
+                        "archived": r.archived,
+                    }  # fmt: skip
+                    for r in rows
+                ],
+                "edges": [
+                    {"source": e.source, "target": e.target, "mutual": e.mutual} for e in edges
+                ],
+            },
+            indent=2,
+        )
+    else:
+        text = _dot(rows, edges)
+    if output is None:
+        click.echo(text)
+    else:
+        output.write_text(text + "\n", encoding="utf-8")
+        click.echo(f"Wrote {len(rows)} memories and {len(edges)} links to {output}")
+
+
+def _dot(rows: list[Any], edges: list[Any]) -> str:
+    def quote(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    lines = ["digraph vault {", "  node [shape=box, fontsize=10];"]
+    for row in rows:
+        style = ", style=dashed" if row.archived else ""
+        label = f"{row.id}\\n{row.topic}" if row.topic else row.id
+        lines.append(f"  {quote(row.id)} [label={quote(label)}{style}];")
+    for edge in edges:
+        arrow = " [dir=both]" if edge.mutual else ""
+        lines.append(f"  {quote(edge.source)} -> {quote(edge.target)}{arrow};")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.option("--sweep", is_flag=True, help="Reclassify auto-filed and unfiled memories.")
+@click.option("--dry-run", is_flag=True, help="With --sweep: report what would change.")
+@json_option
+@now_option
+@pass_context
+def topics(
+    context: Context, sweep: bool, dry_run: bool, as_json: bool, now: datetime | None
+) -> None:
+    """Topics with their memories: filed by you (labels) and by the classifier.
+
+    Example: vault topics --sweep --dry-run
+    """
+    service = context.service(now, embed_on_write=True)
+    if sweep:
+        report = service.sweep_topics(dry_run=dry_run)
+        if as_json:
+            emit({"dry_run": dry_run, **report.to_dict()})
+            return
+        verb = "Would refile" if dry_run else "Refiled"
+        click.echo(f"{verb} {len(report.filed)} of {report.considered} memories.")
+        for memory_id, topic in sorted(report.filed.items()):
+            click.echo(f"  {memory_id} -> {topic or '(unfiled)'}")
+        return
+    counts = service.topics()
+    if as_json:
+        emit([{"topic": c.topic, "labelled": c.labelled, "auto": c.auto} for c in counts])
+        return
+    if not counts:
+        click.echo("No memories.")
+        return
+    click.echo(f"{'topic':24} {'yours':>6} {'auto':>6}")
+    for count in counts:
+        click.echo(f"{count.topic or '(unfiled)':24} {count.labelled:>6} {count.auto:>6}")

@@ -1,0 +1,85 @@
+"""What every `vault` command shares: the vault context, --now, --json, output."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+import click
+
+from hooks.cli.errors import CliError
+from vault.clock import Clock, fixed_clock, parse_time, utc_now
+from vault.config import load_settings
+from vault.layout import Vault
+from vault.paths import resolve_vault_home
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class Context:
+    vault_option: str | None
+
+    @property
+    def vault(self) -> Vault:
+        return Vault(resolve_vault_home(self.vault_option, os.environ))
+
+    def service(self, now: datetime | None = None, embed_on_write: bool = False) -> Any:
+        from memory.service import MemoryService
+
+        vault = self.vault
+        settings = load_settings(vault.config_path, os.environ)
+        clock: Clock = fixed_clock(now) if now else utc_now
+        service = MemoryService(vault, settings, clock=clock, embed_on_write=embed_on_write)
+        service.require_vault()
+        return service
+
+    def call(self, op: str, args: dict[str, Any], now: datetime | None) -> Any:
+        """Ask the warm daemon when one runs (no model load), else work in-process."""
+        from hooks.daemon import client
+        from hooks.daemon.ops import dispatch
+
+        vault = self.vault
+        request = {**args, "now": now.isoformat() if now else None}
+        if vault.exists():
+            try:
+                return client.request(vault.root, op, request)
+            except client.DaemonUnavailable:
+                pass
+            except client.DaemonError as exc:
+                raise CliError(str(exc)) from None
+        return dispatch(self.service(now), op, request)
+
+
+def _parse_now(_: click.Context, __: click.Parameter, value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        return parse_time(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not an ISO 8601 time (2026-11-29T10:00Z)") from None
+
+
+def now_option(command: F) -> F:
+    return click.option(
+        "--now",
+        envvar="VAULT_NOW",
+        callback=_parse_now,
+        metavar="TIME",
+        help="Pretend it is TIME (ISO 8601) to simulate the future; also VAULT_NOW.",
+    )(command)
+
+
+def json_option(command: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(command)
+
+
+def emit(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+pass_context = click.make_pass_decorator(Context)

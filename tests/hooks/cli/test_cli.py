@@ -1,0 +1,129 @@
+"""The `vault` CLI as a person runs it: real subprocesses, real files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from hooks.cli.main import main
+
+STORY = (
+    "let's always use pytest fixtures instead of setUp/tearDown for this codebase — tried "
+    "unittest style on a past project and sharing fixtures across test files was a pain."
+)
+
+
+def run(*args: str, env: dict[str, str] | None = None, input: str | None = None):
+    merged = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "hooks.cli", *args],
+        capture_output=True, text=True, env=merged, input=input, timeout=120,
+    )  # fmt: skip
+
+
+def test_every_command_has_help_with_an_example() -> None:
+    assert isinstance(main, click.Group)
+    for name in main.commands:
+        result = run(name, "--help")
+        assert result.returncode == 0, name
+        assert "Example:" in result.stdout, name
+
+
+def test_help_does_not_import_heavy_libraries() -> None:
+    code = (
+        "import sys\nfrom hooks.cli.main import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('torch', 'sentence_transformers', 'faiss', 'numpy')"
+        " if m in sys.modules]\n"
+        "print(heavy, file=sys.stderr)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stderr.strip() == "[]"
+
+
+def test_init_jot_show_round_trip(tmp_path: Path) -> None:
+    assert run("init").returncode == 0
+    assert (tmp_path / "vault" / "config.toml").read_text().count("# ") > 10
+    jotted = run("jot", STORY, "--tag", "testing", "--project", "project-a",
+                 "--now", "2026-01-01T09:00:00Z")  # fmt: skip
+    assert jotted.returncode == 0, jotted.stderr
+    memory_id = jotted.stdout.strip()
+    assert (tmp_path / "vault" / "memories" / f"{memory_id}.md").exists()
+    shown = run("show", memory_id, "--json", env={"VAULT_NOW": "2026-01-08T09:00:00Z"})
+    data = json.loads(shown.stdout)
+    assert data["tags"] == ["testing"]
+    assert data["strength"] == pytest.approx(0.3679, abs=1e-3)  # exp(-1) after 7 days
+
+
+def test_vault_option_beats_env_and_cwd_is_never_used(tmp_path: Path) -> None:
+    other = tmp_path / "elsewhere"
+    assert run("--vault", str(other), "init").returncode == 0
+    assert (other / "memories").is_dir()
+    assert not (tmp_path / "vault").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (("show", "../../etc/passwd"), 1, "path separators"),
+        (("show", "no-such-memory"), 1, "no memory with id"),
+        (("jot", "<private>all of it</private>"), 1, "nothing to remember"),
+        (("recall", "x", "--now", "yesterday-ish"), 2, "ISO 8601"),
+        (("recall", "x", "-n", "zero"), 2, "zero"),
+    ],
+)
+def test_errors_are_one_line_with_distinct_exit_codes(args, code: int, message: str) -> None:
+    run("init")
+    result = run(*args)
+    assert result.returncode == code
+    assert message in result.stderr
+    assert result.stdout == ""
+    assert len([line for line in result.stderr.splitlines() if line.startswith("Error")]) == 1
+
+
+def test_missing_vault_is_exit_code_3(tmp_path: Path) -> None:
+    result = run("show", "anything")
+    assert result.returncode == 3
+    assert "vault init" in result.stderr
+
+
+def test_purge_asks_first(tmp_path: Path) -> None:
+    run("init")
+    memory_id = run("jot", "a throwaway note").stdout.strip()
+    declined = run("purge", memory_id, input="n\n")
+    assert declined.returncode == 1
+    assert (tmp_path / "vault" / "memories" / f"{memory_id}.md").exists()
+    assert run("purge", memory_id, "--yes").returncode == 0
+    assert not (tmp_path / "vault" / "memories" / f"{memory_id}.md").exists()
+
+
+@pytest.mark.model
+def test_recall_status_reindex_end_to_end(tmp_path: Path) -> None:
+    run("init")
+    memory_id = run("jot", STORY, "--now", "2026-01-01T09:00:00Z").stdout.strip()
+    run("jot", "Billing amounts are integer cents.", "--now", "2026-01-01T09:00:00Z")
+    (tmp_path / "vault" / "memories" / "broken.md").write_text("---\ntier: [x\n---\nbody\n")
+    day19 = {"VAULT_NOW": "2026-01-20T09:00:00Z"}
+    result = run("recall", "should I use TestCase.setUp() here or something else?",
+                 "--associative", "--json", "--explain", env=day19)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [h["id"] for h in data["activated"]] == [memory_id]
+    assert "rings a bell" in data["activated"][0]["reason"]
+    status = run("status", "--json", env=day19)
+    info = json.loads(status.stdout)
+    assert info["active"]["episodic"] == 2
+    assert info["problems"][0]["path"] == "memories/broken.md"
+    assert "broken.md" in status.stderr
+    assert run("reindex", "--check").stdout.startswith("Would change: 0 added")
+    full = run("reindex", "--full", "--stats")
+    assert "Rebuilt: 2 added" in full.stdout
+    assert "model: all-MiniLM-L6-v2" in full.stdout
+    listed = json.loads(run("list", "--json").stdout)
+    assert {item["id"] for item in listed} >= {memory_id}
