@@ -17,6 +17,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the plugin's own code: config_dir is standard library only
+from hooks.claude_code.config_dir import claude_dir  # noqa: E402
+
 MARKER = "vault-hook"
 
 
@@ -64,8 +67,7 @@ def bootstrap_in_background() -> None:
 
 def installed_in_settings() -> bool:
     """`vault install` already put our hooks in settings.json: the plugin stays quiet."""
-    configured = os.environ.get("CLAUDE_CONFIG_DIR")
-    settings = (Path(configured) if configured else Path.home() / ".claude") / "settings.json"
+    settings = claude_dir(os.environ) / "settings.json"
     try:
         data = json.loads(settings.read_text(encoding="utf-8"))
     except (OSError, ValueError):

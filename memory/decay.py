@@ -25,6 +25,19 @@ def strength(days_since_access: float, stability: float) -> float:
     return math.exp(-max(0.0, days_since_access) / stability)
 
 
+def effective_stability(stability: float | None, tier: str, config: MemoryConfig) -> float:
+    """The stability on file, or the tier's base when the file has none."""
+    return stability or config.base_stability(tier)
+
+
+def strength_at(
+    last_access: datetime, stability: float | None, tier: str, now: datetime, config: MemoryConfig
+) -> float:
+    """A memory's strength at `now`: the one place the service, the keyword
+    fallback and the session briefing get it from."""
+    return strength(days_between(last_access, now), effective_stability(stability, tier, config))
+
+
 def days_until(threshold: float, stability: float) -> float:
     """Days of silence after which strength falls to `threshold`."""
     return -math.log(threshold) * stability
@@ -40,7 +53,7 @@ class Reinforced:
 def reinforce(
     stability: float | None, tier: str, factor: float, config: MemoryConfig
 ) -> Reinforced:
-    current = stability or config.base_stability(tier)
+    current = effective_stability(stability, tier, config)
     cap = config.stability_cap(tier)
     grown = min(current * factor, cap)
     if tier == "episodic" and grown >= cap * (1 - 1e-9):

@@ -1,9 +1,12 @@
-"""What the service hands back: recall hits, the two associative tiers, status."""
+"""What the service hands back: recall hits, the two associative tiers,
+listings, status, and one memory as JSON-ready data."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from vault.schema import MemoryRecord
 
 
 @dataclass(frozen=True)
@@ -107,3 +110,26 @@ class Status:
             "problems": [{"path": p, "reason": r} for p, r in self.problems],
             "index": self.index,
         }
+
+
+def memory_dict(record: MemoryRecord, strength: float) -> dict[str, Any]:
+    """One memory with its current strength, as `vault show --json`, the daemon
+    and the MCP server hand it out."""
+    return {
+        "id": record.id,
+        "path": str(record.path),
+        "archived": record.archived,
+        "tier": record.tier,
+        "kind": record.kind,
+        "topic": record.topic,
+        "tags": list(record.tags),
+        "project": record.project,
+        "stability": record.stability,
+        "strength": round(strength, 4),
+        "recalls": record.recalls,
+        "confirmations": record.confirmations,
+        "created": record.created.isoformat(),
+        "last_access": record.last_access.isoformat(),
+        "links": list(record.links),
+        "text": record.body,
+    }

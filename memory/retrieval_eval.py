@@ -1,9 +1,10 @@
-"""`vault bench retrieval`: recall quality on LoCoMo-format data.
+"""The LoCoMo harness behind `vault bench retrieval`: recall quality on
+LoCoMo-format data (the metrics themselves are in memory/evaluation.py).
 
 For each conversation it builds a fresh vault of that conversation's memories
 (their timestamps as created times), indexes it with the real model, and runs
 every question through MemoryService.recall (the path the hooks use) with
-`now` = the conversation's last timestamp, with and without decay. Prints
+`now` = the conversation's last timestamp, with and without decay. Reports
 R@5, R@10, MRR and nDCG@10 overall and per category, and query latency.
 Memories are linked as encoding would link them (a link sweep), and the
 recall tiers are checked against the evidence (static knowledge: strength 1).
@@ -17,18 +18,22 @@ import statistics
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from indexer.embedder import Embedder, SentenceTransformerEmbedder
 from indexer.index import VaultIndex
+from indexer.sync import Progress
 from memory.evaluation import scores
+from memory.recall import RecallOptions
 from memory.recall_tiers import classify
-from memory.service import MemoryService, RecallOptions
+from memory.service import MemoryService
 from vault.clock import fixed_clock, parse_time
 from vault.config import load_settings
 from vault.layout import Vault
+from vault.store import MemoryStore
 
 MODES: dict[str, dict[str, str]] = {  # setting overrides per mode
     "hybrid": {},
@@ -66,8 +71,6 @@ def _file_id(memory_id: str) -> str:
 
 
 def build_vault(root: Path, items: list[dict[str, Any]]) -> Vault:
-    from vault.store import MemoryStore
-
     vault = Vault(root)
     MemoryService.init_vault(vault)
     store = MemoryStore(vault)
@@ -81,18 +84,29 @@ def build_vault(root: Path, items: list[dict[str, Any]]) -> Vault:
     return vault
 
 
+@dataclass
+class _Tally:
+    """What the questions measured, per (mode, decay) and per mode."""
+
+    per_query: dict[tuple[str, bool], list[dict[str, Any]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+    tiers: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+
+
 def run(
     data: Path, modes: list[str], environ: Mapping[str, str] | None = None,
-    embedder: Embedder | None = None, progress: Callable[[str], None] | None = None,
+    embedder: Embedder | None = None, progress: Progress | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """`environ` carries VAULT_* overrides (a mode's weights win over them)."""
+    """`environ` carries VAULT_* overrides (a mode's weights win over them);
+    `progress(done, total)` hears after each conversation."""
     memories, queries = load(data)
     embedder = embedder or SentenceTransformerEmbedder()
-    per_query: dict[tuple[str, bool], list[dict[str, Any]]] = defaultdict(list)
-    tiers: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    latencies: dict[str, list[float]] = defaultdict(list)
+    tally = _Tally()
+    conversations = sorted(memories.items())
     with tempfile.TemporaryDirectory(prefix="vault-bench-") as tmp:
-        for conv, items in sorted(memories.items()):
+        for done, (conv, items) in enumerate(conversations, 1):
             vault = build_vault(Path(tmp) / conv, items)
             last = max(parse_time(i["timestamp"]) for i in items)
             for mode in modes:
@@ -101,36 +115,47 @@ def run(
                 service = MemoryService(
                     vault, settings, clock=fixed_clock(last), index=index, auto_sync=False
                 )
-                index.sync()
-                service.sweep_links()
-                for query in queries.get(conv, []):
-                    relevant = {_file_id(r) for r in query.get("relevant", [])}
-                    tiers[mode].append(_tiers(service, str(query["query"]), relevant))
-                for decay in (False, True):
-                    options = RecallOptions(limit=10, reinforce=False, decay=decay)
-                    for query in queries.get(conv, []):
-                        started = time.perf_counter()
-                        hits = service.recall(str(query["query"]), options)
-                        latencies[mode].append((time.perf_counter() - started) * 1000)
-                        relevant = {_file_id(r) for r in query.get("relevant", [])}
-                        row: dict[str, Any] = scores([h.id for h in hits], relevant)
-                        row["category"] = str(query.get("category_name") or query.get("category"))
-                        per_query[(mode, decay)].append(row)
+                _measure(service, mode, queries.get(conv, []), tally)
                 service.index.close()
-            if progress:
-                progress(f"{conv}: {len(items)} memories, {len(queries.get(conv, []))} questions")
+            if progress is not None:
+                progress(done, len(conversations))
+    return _report(tally)
+
+
+def _measure(
+    service: MemoryService, mode: str, queries: list[dict[str, Any]], tally: _Tally
+) -> None:
+    """Index and link one conversation's vault, then ask its questions."""
+    service.index.sync()
+    service.sweep_links()
+    for query in queries:
+        relevant = {_file_id(r) for r in query.get("relevant", [])}
+        tally.tiers[mode].append(_tiers(service, str(query["query"]), relevant))
+    for decay in (False, True):
+        options = RecallOptions(limit=10, reinforce=False, decay=decay)
+        for query in queries:
+            started = time.perf_counter()
+            hits = service.recall(str(query["query"]), options)
+            tally.latencies[mode].append((time.perf_counter() - started) * 1000)
+            relevant = {_file_id(r) for r in query.get("relevant", [])}
+            row: dict[str, Any] = scores([h.id for h in hits], relevant)
+            row["category"] = str(query.get("category_name") or query.get("category"))
+            tally.per_query[(mode, decay)].append(row)
+
+
+def _report(tally: _Tally) -> dict[str, Any]:
     return {
         "results": [
             {"mode": mode, "decay": decay, **_summary(rows)}
-            for (mode, decay), rows in sorted(per_query.items())
+            for (mode, decay), rows in sorted(tally.per_query.items())
         ],
-        "tiers": {mode: _tier_summary(rows) for mode, rows in sorted(tiers.items())},
+        "tiers": {mode: _tier_summary(rows) for mode, rows in sorted(tally.tiers.items())},
         "latency_ms": {
             mode: {
                 "p50": round(statistics.median(values), 1),
                 "p95": round(sorted(values)[int(0.95 * (len(values) - 1))], 1),
             }
-            for mode, values in sorted(latencies.items())
+            for mode, values in sorted(tally.latencies.items())
         },  # fmt: skip
     }
 
@@ -183,31 +208,3 @@ def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
             c: {"questions": len(r), **mean(r)} for c, r in sorted(by_category.items())
         },
     }
-
-
-def table(report: dict[str, Any]) -> str:
-    def cells(values: dict[str, Any]) -> str:
-        return "  ".join(f"{values[m]:7.3f}" for m in METRICS)
-
-    lines = [f"{'mode':8} {'decay':6} {'n':>4}  " + "  ".join(f"{m:>7}" for m in METRICS)]
-    for result in report["results"]:
-        decay = "on" if result["decay"] else "off"
-        head = f"{result['mode']:8} {decay:6} {result['questions']:>4}  "
-        lines.append(head + cells(result["overall"]))
-        for category, values in result["by_category"].items():
-            lines.append(f"  {category:12} {values['questions']:>4}  " + cells(values))
-    for mode, values in report.get("tiers", {}).items():
-        lines.append(
-            f"tiers ({mode}, strength 1): questions with a confident memory "
-            f"{values['with_confident']:.3f}; "
-            f"confident precision {values['confident_precision']:.3f} "
-            f"(top one {values['confident_top1_precision']:.3f}); evidence in the confident tier "
-            f"{values['evidence_confident']:.3f}, activated {values['evidence_activated']:.3f}, "
-            f"neither {values['evidence_in_no_tier']:.3f}"
-        )
-    for mode, latency in report.get("latency_ms", {}).items():
-        lines.append(
-            f"recall latency per question ({mode}, warm, query embedding included): "
-            f"p50 {latency['p50']} ms, p95 {latency['p95']} ms"
-        )
-    return "\n".join(lines)

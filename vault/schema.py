@@ -56,15 +56,23 @@ def _text(meta: dict[str, Any], key: str) -> str:
     return "" if value is None else str(value)
 
 
-def _strings(meta: dict[str, Any], key: str, path: Path) -> tuple[str, ...]:
-    value = meta.get(key)
+def as_strings(value: object) -> tuple[str, ...] | None:
+    """A list property (tags, links) as strings: a YAML list, or one string of
+    comma-separated items; None when the value is neither."""
     if value is None or value == "":
         return ()
     if isinstance(value, str):
         return tuple(part.strip() for part in value.split(",") if part.strip())
     if isinstance(value, list):
         return tuple(str(item) for item in value if item is not None)
-    raise BrokenFileError(path, f"{key} must be a list")
+    return None
+
+
+def _strings(meta: dict[str, Any], key: str, path: Path) -> tuple[str, ...]:
+    found = as_strings(meta.get(key))
+    if found is None:
+        raise BrokenFileError(path, f"{key} must be a list")
+    return found
 
 
 def _number(meta: dict[str, Any], key: str, path: Path, default: float) -> float:

@@ -5,7 +5,8 @@ transcript's lock, reads the complete lines after the cursor, extracts durable
 statements, files them (near-duplicates reinforce instead), appends a daily
 log entry and advances the cursor. The sweep does this for every recent
 transcript whose cursor is behind, so sessions that crashed or were killed are
-captured at the next SessionStart; it also runs prune once a day.
+captured at the next SessionStart; then daily maintenance runs when due
+(memory/maintenance.py).
 """
 
 from __future__ import annotations
@@ -14,14 +15,17 @@ import hashlib
 import logging
 import os
 from collections.abc import Callable, Mapping
-from datetime import datetime, timedelta
+from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from hooks.claude_code.config_dir import claude_dir
 from hooks.claude_code.project import project_identity
 from hooks.claude_code.transcript import read_turns
 from memory.capture import CaptureReport, capture
 from memory.extract import Statement, extract
+from memory.maintenance import prune_if_due
 from memory.service import MemoryService
 from vault.atomic import file_lock
 from vault.clock import format_time
@@ -30,16 +34,6 @@ from vault.state import JsonState
 
 log = logging.getLogger(__name__)
 TRANSCRIPT_MAX_AGE_DAYS = 30  # Claude Code deletes transcripts after cleanupPeriodDays (30)
-PRUNE_EVERY = timedelta(days=1)
-
-
-def claude_dir(environ: Mapping[str, str]) -> Path:
-    configured = environ.get("CLAUDE_CONFIG_DIR")
-    return (
-        Path(configured).expanduser()
-        if configured
-        else Path(environ.get("HOME", "~")).expanduser() / ".claude"
-    )
 
 
 def _cursors(service: MemoryService) -> JsonState:
@@ -121,36 +115,26 @@ def pending_transcripts(service: MemoryService, environ: Mapping[str, str]) -> l
     return pending
 
 
-def sweep(service: MemoryService, environ: Mapping[str, str]) -> dict[str, Any]:
-    """Capture every pending transcript, then prune if a day has passed."""
-    captured = {}
-    for path in pending_transcripts(service, environ):
-        report = capture_transcript(service, path)
-        if report.total:
-            captured[str(path)] = report.total
-    pruned = prune_if_due(service)
-    return {"captured": captured, "pruned": pruned}
+@dataclass
+class SweepReport:
+    captured: dict[str, int] = field(default_factory=dict)  # transcript -> memories
+    pruned: int | None = None  # None: daily maintenance was not due
 
 
-def prune_if_due(service: MemoryService) -> int | None:
-    """Daily maintenance now: prune, refile, relink. None if not due."""
-    steps = maintenance_steps(service)
-    results = [step() for step in steps]
-    return results[0] if results else None
-
-
-def maintenance_steps(service: MemoryService) -> list[Callable[[], Any]]:
-    """Daily maintenance as separate steps, so the daemon can answer prompts
-    between them: prune, refile auto topics (labels may have changed), recompute
-    links (pruning and consolidation change the graph), then mark it done."""
-    state = JsonState(service.vault.state_dir / "maintenance.json")
-    now = service.clock()
-    last = state.read().get("last_prune")
-    if isinstance(last, str) and last > format_time(now - PRUNE_EVERY):
-        return []
-    return [
-        lambda: len(service.prune()),
-        lambda: service.sweep_topics(),
-        lambda: service.sweep_links(),
-        lambda: state.update(lambda data: data.__setitem__("last_prune", format_time(now))),
-    ]
+def sweep(
+    service: MemoryService,
+    environ: Mapping[str, str],
+    progress: Callable[[int, int], None] | None = None,
+) -> SweepReport:
+    """Capture every pending transcript, then run daily maintenance if it is due;
+    `progress(done, total)` hears after each transcript."""
+    report = SweepReport()
+    pending = pending_transcripts(service, environ)
+    for done, path in enumerate(pending, 1):
+        captured = capture_transcript(service, path)
+        if captured.total:
+            report.captured[str(path)] = captured.total
+        if progress is not None:
+            progress(done, len(pending))
+    report.pruned = prune_if_due(service)
+    return report

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hooks.claude_code.capture import claude_dir
+from hooks.claude_code.config_dir import claude_dir
 from vault.atomic import atomic_write
 
 MARKER = "vault-hook"

@@ -91,7 +91,7 @@ def session_start(environ: Mapping[str, str] = os.environ) -> None:
         }
         sys.stdout.write(json.dumps(output, ensure_ascii=False) + "\n")
         sys.stdout.flush()
-    from hooks.claude_code.capture import claude_dir
+    from hooks.claude_code.config_dir import claude_dir
 
     sweep_args = {"claude_config_dir": str(claude_dir(environ)), "now": environ.get("VAULT_NOW")}
     _background(root, "sweep", sweep_args, ["sweep"])

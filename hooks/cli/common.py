@@ -1,13 +1,16 @@
-"""What every `vault` command shares: the vault context, --now, --json, output."""
+"""What every `vault` command shares: the vault context, --now, --json, JSON
+output and a progress bar for long work."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -16,6 +19,10 @@ from vault.clock import Clock, fixed_clock, parse_time, utc_now
 from vault.config import load_settings
 from vault.layout import Vault
 from vault.paths import resolve_vault_home
+
+if TYPE_CHECKING:
+    from indexer.sync import Progress
+    from memory.service import MemoryService
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -28,7 +35,7 @@ class Context:
     def vault(self) -> Vault:
         return Vault(resolve_vault_home(self.vault_option, os.environ))
 
-    def service(self, now: datetime | None = None, embed_on_write: bool = False) -> Any:
+    def service(self, now: datetime | None = None, embed_on_write: bool = False) -> MemoryService:
         from memory.service import MemoryService
 
         vault = self.vault
@@ -80,6 +87,22 @@ def json_option(command: F) -> F:
 
 def emit(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+@contextlib.contextmanager
+def progress_bar(label: str) -> Iterator[Progress | None]:
+    """A progress callback `(done, total)` drawing click's bar on stderr when
+    stderr is a terminal; None when it is not, so nothing is printed when piped."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    with click.progressbar(length=1, label=label, file=sys.stderr) as bar:
+
+        def advance(done: int, total: int) -> None:
+            bar.length = max(total, 1)
+            bar.update(done - bar.pos)
+
+        yield advance
 
 
 pass_context = click.make_pass_decorator(Context)

@@ -14,7 +14,11 @@ from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
-from memory.service import MemoryService, RecallOptions
+import click
+
+from memory.recall import RecallOptions
+from memory.results import Hit
+from memory.service import MemoryService
 from vault.clock import fixed_clock, parse_time
 from vault.config import load_settings
 from vault.layout import Vault
@@ -63,29 +67,52 @@ MEMORIES = (
 )
 
 
-def run_demo(folder: Path | None, echo: Callable[[str], None]) -> Path:
+Echo = Callable[[str], None]
+
+
+@click.command()
+@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to build the demo vault (default: a new temporary folder).")  # fmt: skip
+def demo(folder: Path | None) -> None:
+    """Build a small demo vault on the real model and walk through the recall tiers.
+
+    Example: vault demo --dir /tmp/vault-demo
+    """
+    run_demo(folder, click.echo)
+
+
+def run_demo(folder: Path | None, echo: Echo) -> Path:
     root = folder or Path(tempfile.mkdtemp(prefix="vault-demo-")) / "vault"
     vault = Vault(root)
     MemoryService.init_vault(vault)
-    settings = load_settings(vault.config_path, os.environ)
-    service = MemoryService(vault, settings, clock=fixed_clock(START))
-
-    def at(day: float) -> None:
-        service.clock = fixed_clock(START + timedelta(days=day))
-
+    service = MemoryService(vault, load_settings(vault.config_path, os.environ))
     echo(f"Demo vault: {root}  (real model, real FAISS + FTS5 index)\n")
+    story_id = _first_days(service, echo)
+    _day_19(service, story_id, echo)
+    kept = _every_day(service, echo)
+    _months_later(service, kept, echo)
+    return root
+
+
+def _on_day(service: MemoryService, day: float) -> MemoryService:
+    return service.at(fixed_clock(START + timedelta(days=day)))
+
+
+def _first_days(service: MemoryService, echo: Echo) -> str:
+    """Jot the memories on their days; the story is the first one."""
     story_id = ""
     for day, project, kind, text in MEMORIES:
-        at(day)
-        record = service.jot(text, project=project, kind=kind, source="demo")
+        record = _on_day(service, day).jot(text, project=project, kind=kind, source="demo")
         story_id = story_id or record.id
         echo(f"day {day:>2}  jot  {record.id}")
+    return story_id
 
-    at(19)
+
+def _day_19(service: MemoryService, story_id: str, echo: Echo) -> None:
+    """Project-b's question brings the story back hedged; the person confirms it."""
+    today = _on_day(service, 19)
     echo(f'\nDay 19, project-b asks: "{QUESTION}"')
-    result = service.recall_associative(
-        QUESTION, RecallOptions(project="github.com/acme/project-b")
-    )
+    result = today.recall_associative(QUESTION, RecallOptions(project="github.com/acme/project-b"))
     for label, hits in (("confident", result.confident), ("might be related", result.activated)):
         echo(f"  {label}:")
         for hit in hits or []:
@@ -93,35 +120,40 @@ def run_demo(folder: Path | None, echo: Callable[[str], None]) -> Path:
             echo(textwrap.indent(textwrap.fill(hit.text, 76), "      "))
         if not hits:
             echo("    (none)")
-    before = service.show(story_id)[0].stability
-    after = service.confirm_activation(story_id).stability
+    before = today.show(story_id)[0].stability
+    after = today.confirm_activation(story_id).stability
     echo(f'\nThe person says "yeah, still applies": stability {before:.1f} -> {after:.1f} days')
 
+
+def _every_day(service: MemoryService, echo: Echo) -> list[Hit]:
+    """One question asked daily: its answer is reinforced until it is semantic."""
     question = "which linter and formatter do we use?"
     echo(f'\nDays 20-25, "{question}" is asked every day:')
     for day in range(20, 26):
-        at(day)
-        for hit in service.recall(question, RecallOptions(limit=1)):
+        for hit in _on_day(service, day).recall(question, RecallOptions(limit=1)):
             echo(f"    day {day}: {hit.id} -> stability {hit.stability:.1f} days, {hit.tier}")
-    kept = service.recall(question, RecallOptions(limit=1, reinforce=False))
+    return _on_day(service, 25).recall(question, RecallOptions(limit=1, reinforce=False))
 
-    at(120)
-    archived = service.prune()
+
+def _months_later(service: MemoryService, kept: list[Hit], echo: Echo) -> None:
+    """Prune archives what nobody used; cold recall still finds it."""
+    later = _on_day(service, 120)
+    archived = later.prune()
     echo(
         f"\nDay 120, prune archives {len(archived)} memories nobody used (files kept in archive/):"
     )
     for item in archived:
         echo(f"    {item.id}")
-    cold = service.recall_cold("integer cents for billing amounts instead of floats")
+    cold = later.recall_cold("integer cents for billing amounts instead of floats")
     echo("  cold recall 'integer cents for billing amounts instead of floats':")
     for hit in cold:
         echo(f"    {hit.id}  (similarity {hit.similarity:.2f})")
     for hit in kept:
-        record, current = service.show(hit.id)
+        record, current = later.show(hit.id)
         echo(
             f"  kept: {record.id} ({record.tier}, strength {current:.2f} after 95 days of silence)"
         )
-    status = service.status()
+    status = later.status()
     echo(f"\nActive: {status.active}; archived: {status.archived}")
+    root = later.vault.root
     echo(f"Browse the files: ls {root}/memories {root}/archive")
-    return root

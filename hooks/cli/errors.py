@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from hooks.daemon.protocol import error_line
 from indexer.errors import IndexerError, ModelUnavailableError
 from memory.errors import RecallError
 from vault.errors import BrokenFileError, InvalidIdError, MemoryNotFoundError, VaultError
@@ -30,7 +31,7 @@ class DaemonDown(CliError):
 
 
 def to_cli_error(exc: Exception) -> click.ClickException:
-    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    message = error_line(exc)
     if isinstance(exc, (InvalidIdError, MemoryNotFoundError, RecallError)):
         return CliError(message)
     if isinstance(exc, (BrokenFileError, VaultError)):

@@ -11,11 +11,17 @@ import os
 import sys
 import time
 
-from hooks.daemon.protocol import MAX_MESSAGE, decode, encode, pid_path, socket_file, starting_path
+from hooks.daemon.protocol import (
+    decode,
+    encode,
+    pid_path,
+    read_line,
+    socket_file,
+    starting_path,
+)
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the prompt hook skips importing typing
 if TYPE_CHECKING:  # the prompt hook loads this module: no pathlib at run time
-    import socket
     from collections.abc import Mapping
     from pathlib import Path
     from typing import Any
@@ -47,7 +53,7 @@ def request(
             sock.connect(path)
             sock.settimeout(timeout)
             sock.sendall(encode({"op": op, "args": args or {}}))
-            reply = _read_line(sock)
+            reply = decode(read_line(sock))
     except (FileNotFoundError, ConnectionRefusedError, ConnectionResetError) as exc:
         raise DaemonUnavailable(f"no daemon at {path}") from exc
     except (TimeoutError, OSError) as exc:
@@ -78,33 +84,14 @@ def prompt_event(root: str, event: bytes, now: str | None, timeout: float) -> st
         sock.connect(path)
         sock.settimeout(timeout)
         sock.sendall(line)
-        chunks: list[bytes] = []
-        while not (chunks and chunks[-1].endswith(b"\n")):
-            chunk = sock.recv(65536)
-            if not chunk:
-                raise ConnectionResetError("daemon closed the connection")
-            chunks.append(chunk)
+        answer = read_line(sock).decode("utf-8", "replace").strip()
     except OSError as exc:  # refused, missing, reset, timed out
         raise DaemonUnavailable(f"no answer from the daemon at {path}: {exc}") from exc
     finally:
         sock.close()
-    answer = b"".join(chunks).decode("utf-8", "replace").strip()
     # A request the daemon could not parse (a truncated event) gets a JSON error
     # envelope instead; only hook output is ever printed.
     return answer if answer.startswith('{"hookSpecificOutput"') else ""
-
-
-def _read_line(sock: socket.socket) -> dict[str, Any]:
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionResetError("daemon closed the connection")
-        chunks.append(chunk)
-        size += len(chunk)
-        if chunk.endswith(b"\n") or size > MAX_MESSAGE:
-            return decode(b"".join(chunks))
 
 
 def ping(root: Path, timeout: float = 0.5) -> dict[str, Any] | None:

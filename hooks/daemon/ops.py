@@ -1,36 +1,43 @@
 """The daemon's operations: one function per request, each a thin call into
-MemoryService returning JSON-ready data. A request may carry `now` (ISO time)
-so hooks and the CLI can simulate the future through the daemon too.
+MemoryService returning JSON-ready data and, at times, work to do after the
+reply. A request may carry `now` (ISO time) so hooks and the CLI can simulate
+the future through the daemon too: the operation and its follow-up work run
+on a view of the service at that clock (`MemoryService.at`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from hooks.daemon.protocol import MAX_PROMPT_CHARS
+from hooks.daemon.protocol import MAX_PROMPT_CHARS, ProtocolError
+from indexer.errors import IndexerError
 from memory.errors import RecallError
-from memory.results import Associative, Hit
-from memory.service import MemoryService, RecallOptions
-from vault.clock import fixed_clock, parse_time, utc_now
+from memory.recall import RecallOptions
+from memory.results import Associative, Hit, memory_dict
+from memory.service import MemoryService
+from vault.clock import Clock, fixed_clock, parse_time, utc_now
+from vault.errors import VaultError
 
-Args = dict[str, Any]
+Args = Mapping[str, object]
+Json = Any  # what json.dumps takes: dicts, lists, strings, numbers
+Step = Callable[[], object]
+# The errors that mean "the request could not be done as asked" (bad input, an
+# unknown id, a broken file, an unusable index). Anything else is a bug.
+EXPECTED_ERRORS = (VaultError, IndexerError, RecallError, ProtocolError)
 
 
-def _options(args: Args) -> RecallOptions:
-    limit = args.get("limit", 5)
-    if not isinstance(limit, int) or isinstance(limit, bool):
-        raise RecallError("limit must be a whole number")
-    return RecallOptions(
-        limit=limit,
-        project=args.get("project") or None,
-        topic_hint=args.get("topic_hint") or None,
-        exclude_topic=args.get("exclude_topic") or None,
-        reinforce=bool(args.get("reinforce", True)),
-    )
+@dataclass(frozen=True)
+class Reply:
+    """A result to send now and work to do after it is sent, in steps: the daemon
+    lets waiting requests in between steps, so a long sweep never holds up a prompt."""
+
+    result: Json
+    steps: tuple[Step, ...] = ()
 
 
 def _text(args: Args, key: str) -> str:
@@ -40,209 +47,226 @@ def _text(args: Args, key: str) -> str:
     return value
 
 
-def _record(service: MemoryService, memory_id: str) -> dict[str, Any]:
-    record, current = service.show(memory_id)
-    return {
-        "id": record.id,
-        "path": str(record.path),
-        "archived": record.archived,
-        "tier": record.tier,
-        "kind": record.kind,
-        "topic": record.topic,
-        "tags": list(record.tags),
-        "project": record.project,
-        "stability": record.stability,
-        "strength": round(current, 4),
-        "recalls": record.recalls,
-        "confirmations": record.confirmations,
-        "created": record.created.isoformat(),
-        "last_access": record.last_access.isoformat(),
-        "links": list(record.links),
-        "text": record.body,
-    }
+def _optional_text(args: Args, key: str, default: str = "") -> str:
+    value = args.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise RecallError(f"{key} must be a string")
+    return value
 
 
-def op_recall(s: MemoryService, a: Args) -> Any:
-    options = _options(a)
-    hits = s.recall(_text(a, "query"), replace(options, reinforce=False))
-    direct = [h for h in hits if not h.via]  # see-also hits are never reinforced
-    result = [(h if h.via else _promised(h, options.reinforce)).to_dict() for h in hits]
-    return Reply(result, _later(s, direct, options))
+def _texts(args: Args, key: str) -> list[str]:
+    value = args.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise RecallError(f"{key} must be a list of strings")
+    return [str(item) for item in value]
 
 
-def op_recall_associative(s: MemoryService, a: Args) -> Any:
-    options = _options(a)
-    found = s.recall_associative(_text(a, "query"), replace(options, reinforce=False))
-    result = Associative(
-        [_promised(h, options.reinforce) for h in found.confident],
-        found.activated,
-        found.see_also,
+def _options(args: Args) -> RecallOptions:
+    limit = args.get("limit", 5)
+    if not isinstance(limit, int) or isinstance(limit, bool):
+        raise RecallError("limit must be a whole number")
+    return RecallOptions(
+        limit=limit,
+        project=_optional_text(args, "project") or None,
+        topic_hint=_optional_text(args, "topic_hint") or None,
+        exclude_topic=_optional_text(args, "exclude_topic") or None,
+        reinforce=bool(args.get("reinforce", True)),
     )
-    return Reply(result.to_dict(), _later(s, found.confident, options))
 
 
-def op_prompt_event(s: MemoryService, a: Args) -> Any:
-    """The prompt hook's raw event, answered in the warm process with the exact
-    line the hook prints (the hook only forwards stdin and prints this)."""
-    from hooks.claude_code.project import project_identity
-    from hooks.claude_code.prompt_answer import answer_prompt, event_fields
-    from vault.errors import VaultError
-
-    fields = event_fields(a.get("event"))
-    if fields is None:
-        return {"output": ""}
-    prompt, session, cwd = fields
-    options = RecallOptions(limit=5, project=project_identity(cwd) or None, see_also=False)
-    confident: list[Hit] = []
-
-    def recall() -> dict[str, Any]:
-        found = s.recall_associative(prompt[:MAX_PROMPT_CHARS], replace(options, reinforce=False))
-        confident.extend(found.confident)
-        return Associative([_promised(h, True) for h in found.confident], found.activated).to_dict()
-
-    def confirm(ids: list[str]) -> None:
-        for memory_id in ids:
-            try:
-                s.confirm_activation(memory_id)
-            except VaultError:
-                continue  # purged or archived meanwhile
-
-    max_chars = int(s.settings["hook_context_chars"])
-    output = answer_prompt(s.vault.root, prompt, session, recall, confirm, max_chars)
-    return Reply({"output": output}, _later(s, confident, options))
+def _clock(now: object) -> Clock:
+    if not now:
+        return utc_now
+    try:
+        return fixed_clock(parse_time(now))
+    except ValueError:
+        raise RecallError(f"now: {now!r} is not an ISO 8601 time") from None
 
 
-@dataclass(frozen=True)
-class Reply:
-    """A result to send now and work to do after it is sent, in steps: the daemon
-    lets waiting requests in between steps, so a long sweep never holds up a prompt."""
-
-    result: Any
-    steps: tuple[Callable[[], Any], ...] = ()
+def _shown(service: MemoryService, memory_id: str) -> dict[str, Any]:
+    return memory_dict(*service.show(memory_id))
 
 
 def _promised(hit: Hit, reinforce: bool) -> Hit:
     return replace(hit, reinforced=True) if reinforce else hit
 
 
-def _later(
-    s: MemoryService, hits: list[Hit], options: RecallOptions
-) -> tuple[Callable[[], Any], ...]:
+def _reinforce_later(service: MemoryService, hits: list[Hit], reinforce: bool) -> tuple[Step, ...]:
     """Reinforcement writes files (fsync): done after the reply, so a prompt never waits."""
-    if not (options.reinforce and hits):
+    if not (reinforce and hits):
         return ()
-    clock = s.clock
-    return (lambda: _with_clock(s, clock, lambda: s.reinforce_hits(hits)),)
+    return (lambda: service.reinforce_hits(hits),)
 
 
-def _with_clock(s: MemoryService, clock: Any, work: Callable[[], Any]) -> Any:
-    s.clock = clock
-    try:
-        return work()
-    finally:
-        s.clock = utc_now
+# Recall ----------------------------------------------------------------------
 
 
-def op_recall_cold(s: MemoryService, a: Args) -> Any:
-    return [h.to_dict() for h in s.recall_cold(_text(a, "query"), _options(a).limit)]
+def op_recall(service: MemoryService, args: Args) -> Reply:
+    options = _options(args)
+    hits = service.recall(_text(args, "query"), replace(options, reinforce=False))
+    direct = [h for h in hits if not h.via]  # see-also hits are never reinforced
+    result = [(h if h.via else _promised(h, options.reinforce)).to_dict() for h in hits]
+    return Reply(result, _reinforce_later(service, direct, options.reinforce))
 
 
-def op_confirm(s: MemoryService, a: Args) -> Any:
-    return _record(s, s.confirm_activation(_text(a, "id")).id)
-
-
-def op_reinforce(s: MemoryService, a: Args) -> Any:
-    return _record(s, s.reinforce(_text(a, "id")).id)
-
-
-def op_jot(s: MemoryService, a: Args) -> Any:
-    record = s.jot(
-        _text(a, "text"),
-        topic=str(a.get("topic", "")),
-        tags=[str(t) for t in a.get("tags", [])],
-        project=str(a.get("project", "")),
-        session=str(a.get("session", "")),
-        kind=str(a.get("kind", "fact")),
-        source=str(a.get("source", "jot")),
+def op_recall_associative(service: MemoryService, args: Args) -> Reply:
+    options = _options(args)
+    found = service.recall_associative(_text(args, "query"), replace(options, reinforce=False))
+    result = Associative(
+        [_promised(h, options.reinforce) for h in found.confident],
+        found.activated,
+        found.see_also,
     )
-    return _record(s, record.id)
+    return Reply(result.to_dict(), _reinforce_later(service, found.confident, options.reinforce))
 
 
-def op_ingest(s: MemoryService, a: Args) -> Any:
-    record = s.ingest(Path(_text(a, "path")), topic=str(a.get("topic", "")))
-    return _record(s, record.id)
+def op_prompt_event(service: MemoryService, args: Args) -> Reply:
+    """The prompt hook's raw event, answered in the warm process with the exact
+    line the hook prints (the hook only forwards stdin and prints this)."""
+    from hooks.claude_code.project import project_identity
+    from hooks.claude_code.prompt_answer import answer_prompt, event_fields
+
+    fields = event_fields(args.get("event"))
+    if fields is None:
+        return Reply({"output": ""})
+    prompt, session, cwd = fields
+    options = RecallOptions(limit=5, project=project_identity(cwd) or None, see_also=False)
+    confident: list[Hit] = []
+
+    def recall() -> dict[str, Any]:
+        query = prompt[:MAX_PROMPT_CHARS]
+        found = service.recall_associative(query, replace(options, reinforce=False))
+        confident.extend(found.confident)
+        return Associative([_promised(h, True) for h in found.confident], found.activated).to_dict()
+
+    def confirm(ids: list[str]) -> None:
+        for memory_id in ids:
+            try:
+                service.confirm_activation(memory_id)
+            except VaultError:
+                continue  # purged or archived meanwhile
+
+    max_chars = int(service.settings["hook_context_chars"])
+    output = answer_prompt(service.vault.root, prompt, session, recall, confirm, max_chars)
+    return Reply({"output": output}, _reinforce_later(service, confident, True))
 
 
-def op_forget(s: MemoryService, a: Args) -> Any:
-    return _record(s, s.forget(_text(a, "id")).id)
+def op_recall_cold(service: MemoryService, args: Args) -> Reply:
+    hits = service.recall_cold(_text(args, "query"), _options(args).limit)
+    return Reply([h.to_dict() for h in hits])
 
 
-def op_revive(s: MemoryService, a: Args) -> Any:
-    return _record(s, s.revive_from_cold(_text(a, "id")).id)
+# One memory -------------------------------------------------------------------
 
 
-def op_prune(s: MemoryService, a: Args) -> Any:
-    dry_run = bool(a.get("dry_run", True))
-    return {"dry_run": dry_run, "archived": [i.to_dict() for i in s.prune(dry_run=dry_run)]}
+def op_confirm(service: MemoryService, args: Args) -> Reply:
+    return Reply(_shown(service, service.confirm_activation(_text(args, "id")).id))
 
 
-def op_show(s: MemoryService, a: Args) -> Any:
-    return _record(s, _text(a, "id"))
+def op_reinforce(service: MemoryService, args: Args) -> Reply:
+    return Reply(_shown(service, service.reinforce(_text(args, "id")).id))
 
 
-def op_list(s: MemoryService, a: Args) -> Any:
-    items = s.list_memories(
-        tier=a.get("tier") or None, archived=bool(a.get("archived")), tag=a.get("tag") or None
+def op_jot(service: MemoryService, args: Args) -> Reply:
+    record = service.jot(
+        _text(args, "text"),
+        topic=_optional_text(args, "topic"),
+        tags=_texts(args, "tags"),
+        project=_optional_text(args, "project"),
+        session=_optional_text(args, "session"),
+        kind=_optional_text(args, "kind", "fact"),
+        source=_optional_text(args, "source", "jot"),
     )
-    return [i.to_dict() for i in items]
+    return Reply(_shown(service, record.id))
 
 
-def op_status(s: MemoryService, a: Args) -> Any:
-    from vault.state import JsonState
+def op_ingest(service: MemoryService, args: Args) -> Reply:
+    path = Path(_text(args, "path"))
+    record = service.ingest(path, topic=_optional_text(args, "topic"))
+    return Reply(_shown(service, record.id))
 
-    status = s.status().to_dict()
-    status["last_prune"] = (
-        JsonState(s.vault.state_dir / "maintenance.json").read().get("last_prune")
+
+def op_forget(service: MemoryService, args: Args) -> Reply:
+    return Reply(_shown(service, service.forget(_text(args, "id")).id))
+
+
+def op_revive(service: MemoryService, args: Args) -> Reply:
+    return Reply(_shown(service, service.revive_from_cold(_text(args, "id")).id))
+
+
+def op_show(service: MemoryService, args: Args) -> Reply:
+    return Reply(_shown(service, _text(args, "id")))
+
+
+# The vault --------------------------------------------------------------------
+
+
+def op_prune(service: MemoryService, args: Args) -> Reply:
+    dry_run = bool(args.get("dry_run", True))
+    archived = [i.to_dict() for i in service.prune(dry_run=dry_run)]
+    return Reply({"dry_run": dry_run, "archived": archived})
+
+
+def op_list(service: MemoryService, args: Args) -> Reply:
+    items = service.list_memories(
+        tier=_optional_text(args, "tier") or None,
+        archived=bool(args.get("archived")),
+        tag=_optional_text(args, "tag") or None,
     )
-    return status
+    return Reply([i.to_dict() for i in items])
 
 
-def op_daily_append(s: MemoryService, a: Args) -> Any:
+def op_status(service: MemoryService, args: Args) -> Reply:
+    from memory.maintenance import last_run
+
+    status = service.status().to_dict()
+    status["last_prune"] = last_run(service)
+    return Reply(status)
+
+
+def op_daily_append(service: MemoryService, args: Args) -> Reply:
     from memory.redact import redact
     from vault.daily import append_daily
 
-    text = redact(_text(a, "text")).strip()
-    now = s.clock()
-    append_daily(s.vault, now, f"- {now:%H:%M} {text}")
-    return {"file": str(s.vault.daily_dir / f"{now:%Y-%m-%d}.md")}
+    text = redact(_text(args, "text")).strip()
+    now = service.clock()
+    append_daily(service.vault, now, f"- {now:%H:%M} {text}")
+    return Reply({"file": str(service.vault.daily_dir / f"{now:%Y-%m-%d}.md")})
 
 
-def op_sync(s: MemoryService, a: Args) -> Any:
-    return s.sync().summary()
+def op_sync(service: MemoryService, args: Args) -> Reply:
+    return Reply(service.sync().summary())
 
 
-def op_capture(s: MemoryService, a: Args) -> Any:
+# Claude Code transcripts ------------------------------------------------------
+
+
+def op_capture(service: MemoryService, args: Args) -> Reply:
     from hooks.claude_code.capture import capture_transcript
 
-    path = Path(_text(a, "transcript"))
+    path = Path(_text(args, "transcript"))
     if not path.is_file():
         raise RecallError(f"{path}: no such transcript")
-    session, project = str(a.get("session") or ""), str(a.get("project") or "")
-    return Reply({"queued": str(path)}, (lambda: capture_transcript(s, path, session, project),))
-
-
-def op_sweep(s: MemoryService, a: Args) -> Any:
-    from hooks.claude_code.capture import capture_transcript, maintenance_steps, pending_transcripts
-
-    environ = (
-        {"CLAUDE_CONFIG_DIR": str(a["claude_config_dir"])} if a.get("claude_config_dir") else {}
+    session, project = _optional_text(args, "session"), _optional_text(args, "project")
+    return Reply(
+        {"queued": str(path)}, (lambda: capture_transcript(service, path, session, project),)
     )
-    pending = pending_transcripts(s, {**os.environ, **environ})
-    steps = [lambda path=path: capture_transcript(s, path) for path in pending]
-    return Reply({"queued": [str(p) for p in pending]}, (*steps, *maintenance_steps(s)))
 
 
-OPS: dict[str, Callable[[MemoryService, Args], Any]] = {
+def op_sweep(service: MemoryService, args: Args) -> Reply:
+    from hooks.claude_code.capture import capture_transcript, pending_transcripts
+    from memory.maintenance import maintenance_steps
+
+    config_dir = _optional_text(args, "claude_config_dir")
+    environ = {**os.environ, **({"CLAUDE_CONFIG_DIR": config_dir} if config_dir else {})}
+    pending = pending_transcripts(service, environ)
+    steps = [partial(capture_transcript, service, path) for path in pending]
+    return Reply({"queued": [str(p) for p in pending]}, (*steps, *maintenance_steps(service)))
+
+
+OPS: dict[str, Callable[[MemoryService, Args], Reply]] = {
     "capture": op_capture,
     "sweep": op_sweep,
     "recall": op_recall,
@@ -265,24 +289,15 @@ OPS: dict[str, Callable[[MemoryService, Args], Any]] = {
 
 
 def dispatch_reply(service: MemoryService, op: str, args: Args) -> Reply:
-    """Run `op`; the reply may carry follow-up work (the daemon runs it after sending)."""
+    """Run `op` on a view of `service` at the request's clock; the reply may
+    carry follow-up work (the daemon runs it after sending), which captured the
+    same view, so it sees the same clock."""
     if op not in OPS:
-        raise RecallError(f"unknown operation {op!r}")
-    now = args.get("now")
-    clock = fixed_clock(parse_time(now)) if now else utc_now
-    result = _with_clock(service, clock, lambda: OPS[op](service, args))
-    if isinstance(result, Reply):
-        # Follow-up steps see the same clock as the request.
-        steps = tuple(_clocked(service, clock, step) for step in result.steps)
-        return Reply(result.result, steps)
-    return Reply(result)
+        raise ProtocolError(f"unknown operation {op!r}")
+    return OPS[op](service.at(_clock(args.get("now"))), args)
 
 
-def _clocked(service: MemoryService, clock: Any, step: Callable[[], Any]) -> Callable[[], Any]:
-    return lambda: _with_clock(service, clock, step)
-
-
-def dispatch(service: MemoryService, op: str, args: Args) -> Any:
+def dispatch(service: MemoryService, op: str, args: Args) -> Json:
     """Run `op` and its follow-up work now (in-process callers)."""
     reply = dispatch_reply(service, op, args)
     for step in reply.steps:

@@ -15,6 +15,7 @@ import os
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the prompt hook skips importing typing
 if TYPE_CHECKING:
+    import _socket
     from pathlib import Path
     from typing import Any
 
@@ -22,6 +23,11 @@ MAX_SOCKET_PATH = 100  # sun_path is 108 bytes on Linux, 104 on macOS
 MAX_MESSAGE = 8 * 1024 * 1024
 RAW_REPLY_OPS = frozenset({"prompt_event"})
 MAX_PROMPT_CHARS = 4000  # of a prompt used as a recall query
+
+
+class ProtocolError(Exception):
+    """A message that breaks the wire format: not JSON, not an object, too
+    large, or an operation the daemon does not know."""
 
 
 def run_dir(root: Path) -> Path:
@@ -63,6 +69,12 @@ def log_path(root: Path) -> Path:
     return root / ".state" / "daemon.log"
 
 
+def error_line(exc: BaseException) -> str:
+    """An error as one line for a person: its message's first line, or its type."""
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def private_dir(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o700)
@@ -78,7 +90,26 @@ def encode(message: dict[str, Any]) -> bytes:
 def decode(line: bytes) -> dict[str, Any]:
     import json
 
-    message = json.loads(line.decode())
+    try:
+        message = json.loads(line.decode())
+    except ValueError as exc:  # not UTF-8, or not JSON
+        raise ProtocolError(f"not a JSON message ({exc})") from None
     if not isinstance(message, dict):
-        raise ValueError("a message must be a JSON object")
+        raise ProtocolError("a message must be a JSON object")
     return message
+
+
+def read_line(sock: _socket.socket, limit: int = MAX_MESSAGE) -> bytes:
+    """One message from `sock`: the bytes up to the newline that ends it.
+    ConnectionResetError if the peer closes first; ProtocolError past `limit`."""
+    chunks: list[bytes] = []
+    size = 0
+    while not (chunks and chunks[-1].endswith(b"\n")):
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionResetError("the connection closed before the message ended")
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise ProtocolError(f"a message is larger than {limit} bytes")
+    return b"".join(chunks)

@@ -22,30 +22,29 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hooks.daemon.ops import Reply, dispatch_reply
+from hooks.daemon.ops import EXPECTED_ERRORS, Reply, Step, dispatch_reply
 from hooks.daemon.protocol import (
-    MAX_MESSAGE,
     RAW_REPLY_OPS,
+    ProtocolError,
     decode,
     encode,
+    error_line,
     lock_path,
     log_path,
     pid_path,
     private_dir,
+    read_line,
     run_dir,
     socket_path,
     starting_path,
 )
-from indexer.errors import IndexerError
 from indexer.watch import Changes, VaultWatcher
-from memory.errors import RecallError
 from memory.service import MemoryService
 from vault.config import Settings
-from vault.errors import VaultError
 from vault.layout import Vault
 
 log = logging.getLogger("memory_vault.daemon")
-EXPECTED = (VaultError, IndexerError, RecallError, ValueError, KeyError, TypeError, OSError)
+Answer = dict[str, Any]  # the reply envelope: {"ok": ..., "result" | "error", "kind"}
 
 
 class AlreadyRunning(Exception):
@@ -145,8 +144,8 @@ class Daemon:
         with conn:
             conn.settimeout(30)
             try:
-                message = _read_request(conn)
-            except (OSError, ValueError) as exc:
+                message = decode(read_line(conn))
+            except (OSError, ProtocolError) as exc:
                 message = {"op": "", "error": f"bad request: {exc}"}
             if message.get("op") in ("ping", "shutdown"):  # never wait behind work
                 reply, steps = self._answer(message)
@@ -163,7 +162,7 @@ class Daemon:
                     self._run_step(message, step)
 
     @staticmethod
-    def _send(conn: socket.socket, reply: dict[str, Any], op: object = None) -> None:
+    def _send(conn: socket.socket, reply: Answer, op: object = None) -> None:
         if op in RAW_REPLY_OPS:  # the line to print, or an empty line
             result = reply.get("result") if reply.get("ok") else None
             text = result.get("output", "") if isinstance(result, dict) else ""
@@ -174,20 +173,20 @@ class Daemon:
             conn.sendall(data)
             conn.shutdown(socket.SHUT_WR)
 
-    def _run_step(self, message: dict[str, Any], step: Any) -> None:
+    def _run_step(self, message: dict[str, Any], step: Step) -> None:
         try:
             step()
-        except EXPECTED as exc:
+        except EXPECTED_ERRORS as exc:
             log.info("follow-up of %s failed: %s", message.get("op"), exc)
         except Exception:  # a bug must not kill the daemon; it is logged in full
             log.exception("follow-up of %s crashed", message.get("op"))
 
-    def _answer(self, message: dict[str, Any]) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    def _answer(self, message: dict[str, Any]) -> tuple[Answer, tuple[Step, ...]]:
         if "error" in message:
             return {"ok": False, "error": message["error"], "kind": "protocol"}, ()
         return self._reply(message)
 
-    def _reply(self, message: dict[str, Any]) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    def _reply(self, message: dict[str, Any]) -> tuple[Answer, tuple[Step, ...]]:
         op = str(message.get("op", ""))
         args = message.get("args") or {}
         if not isinstance(args, dict):
@@ -202,11 +201,12 @@ class Daemon:
         try:
             self.requests += 1
             reply: Reply = dispatch_reply(self.service, op, args)
-        except EXPECTED as exc:
+        except EXPECTED_ERRORS as exc:  # the request's fault, not ours: no traceback
             log.info("%s failed: %s", op, exc)
-            error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            return {"ok": False, "error": error, "kind": type(exc).__name__}, ()
-        except Exception as exc:  # a bug must not kill the daemon; it is logged in full
+            error = error_line(exc)
+            kind = "protocol" if isinstance(exc, ProtocolError) else type(exc).__name__
+            return {"ok": False, "error": error, "kind": kind}, ()
+        except Exception as exc:  # a bug: logged in full, and the daemon lives on
             log.exception("%s crashed", op)
             return {"ok": False, "error": f"internal error: {exc}", "kind": "internal"}, ()
         log.debug("%s in %.1f ms", op, (time.perf_counter() - started) * 1000)
@@ -222,18 +222,6 @@ class Daemon:
             "rss_bytes": _rss_bytes(),
             "memories": self.service.index.stats()["memories"],
         }
-
-
-def _read_request(conn: socket.socket) -> dict[str, Any]:
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = conn.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-        if len(data) > MAX_MESSAGE:
-            raise ValueError("request too large")
-    return decode(data)
 
 
 def _rss_bytes() -> int:

@@ -18,18 +18,15 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from hooks.daemon import client
-from hooks.daemon.ops import dispatch
-from indexer.errors import IndexerError
-from memory.errors import RecallError
+from hooks.daemon.ops import EXPECTED_ERRORS, dispatch
+from hooks.daemon.protocol import error_line
 from memory.service import MemoryService
 from vault.config import load_settings
-from vault.errors import VaultError
 from vault.layout import Vault
 
 log = logging.getLogger("memory_vault.mcp")
 MAX_TEXT = 500
 MAX_ITEMS = 20
-EXPECTED = (VaultError, RecallError, IndexerError, ValueError, KeyError, OSError)
 
 
 class Backend:
@@ -52,8 +49,11 @@ class Backend:
                 self._spawned = client.spawn(self.root, os.environ) or True
         try:
             return dispatch(self.service, op, args)
-        except EXPECTED as exc:
-            raise ToolError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+        except EXPECTED_ERRORS as exc:  # the request's fault: the model is told why
+            raise ToolError(error_line(exc)) from None
+        except Exception as exc:  # a bug: logged in full, reported as ours
+            log.exception("%s crashed", op)
+            raise ToolError(f"internal error: {error_line(exc)}") from None
 
     @property
     def service(self) -> MemoryService:
@@ -100,7 +100,13 @@ def _listing(item: dict[str, Any]) -> dict[str, Any]:
 def build_server(root: Path) -> MCPServer:
     backend = Backend(root)
     server = MCPServer("vault")
+    _add_recall_tools(server, backend)
+    _add_memory_tools(server, backend)
+    _add_vault_tools(server, backend)
+    return server
 
+
+def _add_recall_tools(server: MCPServer, backend: Backend) -> None:
     @server.tool()
     def recall(query: str, limit: int = 5, project: str = "", topic_hint: str = "",
                exclude_topic: str = "") -> dict[str, Any]:  # fmt: skip
@@ -122,6 +128,20 @@ def build_server(root: Path) -> MCPServer:
             "see_also": [_hit(h, "see also") for h in result.get("see_also", [])],
         }
 
+    @server.tool()
+    def recall_cold(query: str, limit: int = 5) -> dict[str, Any]:
+        """Search only archived (faded or forgotten) memories; needs a specific query."""
+        hits = backend.call("recall_cold", {"query": query, "limit": min(limit, MAX_ITEMS)})
+        return {"archived": [_hit(h, "cold") for h in hits]}
+
+    @server.tool()
+    def search_by_tag(tag: str, limit: int = 10) -> dict[str, Any]:
+        """List active memories carrying a tag, strongest first."""
+        items = backend.call("list", {"tag": tag})
+        return {"memories": [_listing(i) for i in items[: min(limit, MAX_ITEMS)]]}
+
+
+def _add_memory_tools(server: MCPServer, backend: Backend) -> None:
     @server.tool()
     def remember(text: str, kind: str = "fact", topic: str = "", tags: list[str] | None = None,
                  project: str = "") -> dict[str, Any]:  # fmt: skip
@@ -151,12 +171,6 @@ def build_server(root: Path) -> MCPServer:
         return _memory(backend.call("forget", {"id": id}))
 
     @server.tool()
-    def recall_cold(query: str, limit: int = 5) -> dict[str, Any]:
-        """Search only archived (faded or forgotten) memories; needs a specific query."""
-        hits = backend.call("recall_cold", {"query": query, "limit": min(limit, MAX_ITEMS)})
-        return {"archived": [_hit(h, "cold") for h in hits]}
-
-    @server.tool()
     def revive(id: str) -> dict[str, Any]:
         """Bring an archived memory back into active memory."""
         return _memory(backend.call("revive", {"id": id}))
@@ -166,19 +180,15 @@ def build_server(root: Path) -> MCPServer:
         """Store a Markdown or text file as a curated memory (re-ingesting updates it)."""
         return _memory(backend.call("ingest", {"path": path, "topic": topic}))
 
-    @server.tool()
-    def search_by_tag(tag: str, limit: int = 10) -> dict[str, Any]:
-        """List active memories carrying a tag, strongest first."""
-        items = backend.call("list", {"tag": tag})
-        return {"memories": [_listing(i) for i in items[: min(limit, MAX_ITEMS)]]}
 
+def _add_vault_tools(server: MCPServer, backend: Backend) -> None:
     @server.tool()
     def status() -> dict[str, Any]:
         """Counts by tier, the strength distribution, archive size, files with problems,
         last prune, and whether the warm daemon runs."""
         result = backend.call("status", {})
         result["problems"] = result.get("problems", [])[:MAX_ITEMS]
-        answer = client.ping(root)
+        answer = client.ping(backend.root)
         result["daemon"] = {"running": answer is not None, "pid": (answer or {}).get("pid")}
         return dict(result)
 
@@ -194,8 +204,6 @@ def build_server(root: Path) -> MCPServer:
         result = backend.call("prune", {"dry_run": dry_run})
         return {"dry_run": result["dry_run"], "count": len(result["archived"]),
                 "memories": [_listing(i) for i in result["archived"][:MAX_ITEMS]]}  # fmt: skip
-
-    return server
 
 
 def serve(root: Path) -> None:

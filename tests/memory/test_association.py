@@ -6,7 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from memory.service import MemoryService, RecallOptions
+from memory.recall import RecallOptions
+from memory.service import MemoryService
 from tests.conftest import FakeClock
 from vault.links import link_targets
 

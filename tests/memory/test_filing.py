@@ -6,7 +6,8 @@ import shutil
 
 import pytest
 
-from memory.service import MemoryService, RecallOptions
+from memory.recall import RecallOptions
+from memory.service import MemoryService
 
 pytestmark = pytest.mark.model
 

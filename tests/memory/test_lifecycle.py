@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory.service import MemoryService, RecallOptions
+from memory.recall import RecallOptions
+from memory.service import MemoryService
 from tests.conftest import FakeClock, ServiceFactory
 
 pytestmark = pytest.mark.model

@@ -1,0 +1,181 @@
+"""`vault init`, `jot`, `ingest`, `show`, `list`, `status`, `prune`, `forget`,
+`revive` and `purge`: memories in and out of the vault, and what it holds."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from hooks.cli import render
+from hooks.cli.common import Context, emit, json_option, now_option, pass_context
+from hooks.cli.errors import CliError
+from memory.results import memory_dict
+from vault.schema import TIERS
+
+
+@click.command()
+@pass_context
+def init(context: Context) -> None:
+    """Create a vault (folders and a commented config.toml).
+
+    Example: vault --vault ~/notes/vault init
+    """
+    from memory.service import MemoryService
+
+    vault = context.vault
+    created = MemoryService.init_vault(vault)
+    click.echo(f"{'Created' if created else 'Vault already exists at'} {vault.root}")
+
+
+@click.command()
+@click.argument("text")
+@click.option("--topic", default="", help="Topic to file it under.")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--project", default="", help="Project identity, e.g. github.com/acme/api.")
+@click.option("--session", default="", help="Session id, for temporal association.")
+@click.option("--kind", default="fact", help="preference, decision, fact, procedure, ...")
+@now_option
+@pass_context
+def jot(context: Context, text: str, topic: str, tags: tuple[str, ...], project: str,
+        session: str, kind: str, now: datetime | None) -> None:  # fmt: skip
+    """Remember a short fragment (episodic, 7-day stability); prints its id.
+
+    Example: vault jot "prefer pytest fixtures over setUp" --tag testing
+    """
+    record = context.service(now).jot(
+        text, topic=topic, tags=tags, project=project, session=session, kind=kind
+    )
+    click.echo(record.id)
+
+
+@click.command()
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--topic", default="", help="Topic to file it under.")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--project", default="", help="Project identity.")
+@now_option
+@pass_context
+def ingest(context: Context, path: Path, topic: str, tags: tuple[str, ...], project: str,
+           now: datetime | None) -> None:  # fmt: skip
+    """Make a curated memory from a Markdown or text file (re-ingest updates it).
+
+    Example: vault ingest docs/decisions/0007-use-postgres.md --topic architecture
+    """
+    record = context.service(now).ingest(path, topic=topic, tags=tags, project=project)
+    click.echo(record.id)
+
+
+@click.command()
+@click.argument("memory_id", metavar="ID")
+@json_option
+@now_option
+@pass_context
+def show(context: Context, memory_id: str, as_json: bool, now: datetime | None) -> None:
+    """Print one memory with its current strength.
+
+    Example: vault show 2026-11-02-pytest-fixtures-over-setup-7f3a --json
+    """
+    record, current = context.service(now).show(memory_id)
+    if as_json:
+        emit(memory_dict(record, current))
+        return
+    click.echo(f"{record.id}  ({record.path})")
+    click.echo(f"tier {record.tier}, strength {current:.3f}, stability {record.stability} days, "
+               f"recalls {record.recalls}, confirmations {record.confirmations}")  # fmt: skip
+    click.echo("")
+    click.echo(record.body.rstrip())
+
+
+@click.command(name="list")
+@click.option("--tier", type=click.Choice(TIERS), default=None)
+@click.option("--archived", is_flag=True, help="List the archive instead.")
+@json_option
+@now_option
+@pass_context
+def list_(context: Context, tier: str | None, archived: bool, as_json: bool,
+          now: datetime | None) -> None:  # fmt: skip
+    """List memories, strongest first.
+
+    Example: vault list --tier semantic --json
+    """
+    items = context.service(now).list_memories(tier=tier, archived=archived)
+    emit([i.to_dict() for i in items]) if as_json else click.echo(render.listings(items))
+
+
+@click.command()
+@json_option
+@now_option
+@pass_context
+def status(context: Context, as_json: bool, now: datetime | None) -> None:
+    """Counts by tier, a strength histogram, archive size, files with problems.
+
+    Example: vault status --now 2027-06-01
+    """
+    result = context.service(now).status()
+    emit(result.to_dict()) if as_json else click.echo(render.status(result))
+    for path, reason in result.problems:
+        click.echo(f"warning: {path}: {reason}", err=True)
+
+
+@click.command()
+@click.option("--dry-run", is_flag=True, help="Show what would be archived; move nothing.")
+@json_option
+@now_option
+@pass_context
+def prune(context: Context, dry_run: bool, as_json: bool, now: datetime | None) -> None:
+    """Archive memories whose strength fell under the archive floor (never deletes).
+
+    Example: vault prune --dry-run
+    """
+    items = context.service(now).prune(dry_run=dry_run)
+    if as_json:
+        emit({"dry_run": dry_run, "archived": [i.to_dict() for i in items]})
+        return
+    verb = "Would archive" if dry_run else "Archived"
+    click.echo(f"{verb} {len(items)} memories.")
+    for item in items:
+        click.echo(f"  {item.id}  (strength {item.strength:.3f})")
+
+
+@click.command()
+@click.argument("memory_id", metavar="ID")
+@pass_context
+def forget(context: Context, memory_id: str) -> None:
+    """Archive a memory now (reversible with `vault revive`).
+
+    Example: vault forget 2026-11-02-pytest-fixtures-over-setup-7f3a
+    """
+    record = context.service().forget(memory_id)
+    click.echo(f"Archived {record.id} -> {record.path}")
+
+
+@click.command()
+@click.argument("memory_id", metavar="ID")
+@now_option
+@pass_context
+def revive(context: Context, memory_id: str, now: datetime | None) -> None:
+    """Move an archived memory back to memories/.
+
+    Example: vault revive 2026-11-02-pytest-fixtures-over-setup-7f3a
+    """
+    record = context.service(now).revive_from_cold(memory_id)
+    click.echo(f"Revived {record.id} -> {record.path}")
+
+
+@click.command()
+@click.argument("memory_id", metavar="ID")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@pass_context
+def purge(context: Context, memory_id: str, yes: bool) -> None:
+    """Delete a memory for good (the only true deletion; asks first).
+
+    Example: vault purge 2026-11-02-pytest-fixtures-over-setup-7f3a --yes
+    """
+    service = context.service()
+    path = service.vault.locate(memory_id)
+    if not yes and not click.confirm(f"Delete {path} for good?", default=False):
+        raise CliError("purge cancelled; nothing was deleted")
+    service.purge(memory_id)
+    click.echo(f"Deleted {path}")

@@ -1,0 +1,89 @@
+"""`vault recall`, `cold`, `confirm` and `reinforce`: finding memories, and
+strengthening the ones that proved right."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import click
+
+from hooks.cli import render
+from hooks.cli.common import Context, emit, json_option, now_option, pass_context
+from memory.results import Associative, Hit
+
+
+@click.command()
+@click.argument("query")
+@click.option("-n", "limit", default=5, show_default=True, help="How many results.")
+@click.option("--project", default=None, help="Current project: its memories are boosted.")
+@click.option("--topic-hint", default=None, help="Boost memories of this topic.")
+@click.option("--exclude-topic", default=None, help="Leave out memories of this topic.")
+@click.option("--associative", is_flag=True, help="Show confident and activated tiers apart.")
+@click.option("--no-reinforce", is_flag=True, help="Look without strengthening what is found.")
+@click.option("--explain", is_flag=True, help="Show how each score was made.")
+@json_option
+@now_option
+@pass_context
+def recall(context: Context, query: str, limit: int, project: str | None, topic_hint: str | None,
+           exclude_topic: str | None, associative: bool, no_reinforce: bool, explain: bool,
+           as_json: bool, now: datetime | None) -> None:  # fmt: skip
+    """Find memories by meaning and keywords, ranked by similarity x strength.
+
+    Example: vault recall "how do we share test fixtures?" --associative --explain
+    """
+    args = {"query": query, "limit": limit, "project": project, "topic_hint": topic_hint,
+            "exclude_topic": exclude_topic, "reinforce": not no_reinforce}  # fmt: skip
+    data = context.call("recall_associative" if associative else "recall", args, now)
+    if as_json:
+        emit(data)
+    elif associative:
+        click.echo(render.associative(Associative.from_dict(data), explain))
+    else:
+        click.echo(render.hits([Hit.from_dict(h) for h in data], explain))
+
+
+@click.command()
+@click.argument("query")
+@click.option("-n", "limit", default=5, show_default=True, help="How many results.")
+@click.option("--explain", is_flag=True, help="Show how each score was made.")
+@json_option
+@now_option
+@pass_context
+def cold(context: Context, query: str, limit: int, explain: bool, as_json: bool,
+         now: datetime | None) -> None:  # fmt: skip
+    """Search only the archive (needs a specific query: similarity >= 0.6).
+
+    Example: vault cold "pytest fixtures instead of setUp/tearDown"
+    """
+    data = context.call("recall_cold", {"query": query, "limit": limit}, now)
+    if as_json:
+        emit(data)
+    else:
+        found = [Hit.from_dict(h) for h in data]
+        click.echo(render.hits(found, explain, "Nothing in the archive matched closely enough."))
+
+
+@click.command()
+@click.argument("memory_id", metavar="ID")
+@now_option
+@pass_context
+def confirm(context: Context, memory_id: str, now: datetime | None) -> None:
+    """Confirm a hedged ("might be related") memory: stability x2.5.
+
+    Example: vault confirm 2026-11-02-pytest-fixtures-over-setup-7f3a
+    """
+    record = context.service(now).confirm_activation(memory_id)
+    click.echo(f"Confirmed {record.id}: stability {record.stability:.1f} days, tier {record.tier}")
+
+
+@click.command()
+@click.argument("memory_id", metavar="ID")
+@now_option
+@pass_context
+def reinforce(context: Context, memory_id: str, now: datetime | None) -> None:
+    """Strengthen a memory as a recall hit would: stability x1.5.
+
+    Example: vault reinforce 2026-11-02-pytest-fixtures-over-setup-7f3a
+    """
+    record = context.service(now).reinforce(memory_id)
+    click.echo(f"Reinforced {record.id}: stability {record.stability:.1f} days, tier {record.tier}")

@@ -1,0 +1,63 @@
+"""Forgetting: prune archives what faded under the archive floor, forget
+archives one memory now, revive brings one back, purge is the only true
+deletion. Archived files keep their format in archive/ (never deleted).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory.context import ServiceContext
+from memory.reading import listing
+from memory.results import Listing
+from vault.ids import validate_id
+from vault.schema import MemoryRecord
+
+
+def prune(service: ServiceContext, dry_run: bool = False) -> list[Listing]:
+    """Archive every active memory weaker than the archive floor."""
+    service.fresh()
+    now = service.clock()
+    config = service.config
+    due = [
+        row
+        for row in service.index.rows(archived=False)
+        if service.strength_of(row, now) < config.archive_floor
+        and (row.tier != "curated" or config.prune_curated)
+    ]
+    listings = [listing(service, row, now) for row in due]
+    if not dry_run:
+        moved = [service.store.move(row.id, to_archive=True).path for row in due]
+        moved += [service.vault.root / row.path for row in due]
+        service.index.apply(moved, allow_embed=False)
+    return listings
+
+
+def forget(service: ServiceContext, memory_id: str) -> MemoryRecord:
+    """Archive a memory now (reversible with revive)."""
+    record = service.store.move(validate_id(memory_id), to_archive=True)
+    _moved(service, memory_id, record)
+    return record
+
+
+def revive_from_cold(service: ServiceContext, memory_id: str) -> MemoryRecord:
+    """Bring an archived memory back; it counts as accessed now."""
+    now = service.clock()
+    record = service.store.move(
+        validate_id(memory_id), to_archive=False, mutate=lambda _: {"last_access": now}
+    )
+    _moved(service, memory_id, record)
+    return record
+
+
+def purge(service: ServiceContext, memory_id: str) -> Path:
+    """Delete a memory for good: the only true deletion."""
+    path = service.store.delete(validate_id(memory_id))
+    service.index.apply([path], allow_embed=False)
+    return path
+
+
+def _moved(service: ServiceContext, memory_id: str, record: MemoryRecord) -> None:
+    row = service.index.row(memory_id)
+    old = [service.vault.root / row.path] if row else []
+    service.index.apply([record.path, *old], allow_embed=service.embed_on_write)

@@ -1,0 +1,40 @@
+"""The vault's structure as a whole: links (memory/associate.py) and topics
+(memory/filing.py), swept and read over a fresh index."""
+
+from __future__ import annotations
+
+from indexer.catalog import ManifestRow
+from memory.associate import Edge, LinkReport
+from memory.context import ServiceContext
+from memory.filing import FilingReport, TopicCount
+from vault.ids import validate_id
+
+
+def sweep_links(service: ServiceContext, dry_run: bool = False) -> LinkReport:
+    """Recompute every memory's links (after edits, purges, consolidation)."""
+    service.fresh()
+    return service.linker.sweep(dry_run=dry_run)
+
+
+def links(
+    service: ServiceContext, memory_id: str
+) -> tuple[list[ManifestRow | str], list[ManifestRow]]:
+    """A memory's links and backlinks."""
+    service.fresh()
+    return service.linker.links_of(validate_id(memory_id))
+
+
+def graph(service: ServiceContext) -> tuple[list[ManifestRow], list[Edge]]:
+    service.fresh()
+    return service.linker.edges()
+
+
+def sweep_topics(service: ServiceContext, dry_run: bool = False) -> FilingReport:
+    """Reclassify auto-filed and unfiled memories against the current labels."""
+    service.fresh()
+    return service.filer.sweep(dry_run=dry_run)
+
+
+def topics(service: ServiceContext) -> list[TopicCount]:
+    service.fresh()
+    return service.filer.counts()

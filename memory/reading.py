@@ -1,0 +1,84 @@
+"""Reading the vault without changing it: one memory with its strength now,
+listings (strongest first) and the status (tiers, a strength histogram, the
+archive, files with problems, the index)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from indexer.catalog import ManifestRow
+from memory.context import ServiceContext
+from memory.decay import strength_at
+from memory.results import Listing, Status
+from vault.ids import validate_id
+from vault.schema import TIERS, MemoryRecord
+
+HISTOGRAM = ((0.0, 0.02), (0.02, 0.1), (0.1, 0.35), (0.35, 0.7), (0.7, 1.01))
+
+
+def show(service: ServiceContext, memory_id: str) -> tuple[MemoryRecord, float]:
+    """A memory's file and its strength now."""
+    record = service.store.read(validate_id(memory_id))
+    now = service.clock()
+    return record, strength_at(
+        record.last_access, record.stability, record.tier, now, service.config
+    )
+
+
+def list_memories(
+    service: ServiceContext, tier: str | None = None, archived: bool = False, tag: str | None = None
+) -> list[Listing]:
+    service.fresh()
+    now = service.clock()
+    rows = [
+        r
+        for r in service.index.rows(archived=archived)
+        if (tier is None or r.tier == tier) and (tag is None or tag in r.tags)
+    ]
+    listings = [listing(service, r, now) for r in rows]
+    listings.sort(key=lambda item: item.strength, reverse=True)
+    return listings
+
+
+def listing(service: ServiceContext, row: ManifestRow, now: datetime) -> Listing:
+    body = " ".join(service.index.body(row.id).split())
+    return Listing(
+        id=row.id,
+        path=row.path,
+        tier=row.tier,
+        kind=row.kind,
+        topic=row.topic,
+        project=row.project,
+        archived=row.archived,
+        strength=service.strength_of(row, now),
+        stability=service.stability_of(row),
+        last_access=row.last_access,
+        preview=body[:100],
+    )
+
+
+def status(service: ServiceContext) -> Status:
+    report = service.sync()
+    now = service.clock()
+    active = service.index.rows(archived=False)
+    archived = service.index.rows(archived=True)
+    counts = dict.fromkeys(TIERS, 0)
+    histogram = {f"{low:.2f}-{min(high, 1.0):.2f}": 0 for low, high in HISTOGRAM}
+    for row in active:
+        counts[row.tier] = counts.get(row.tier, 0) + 1
+        value = service.strength_of(row, now)
+        for (low, high), label in zip(HISTOGRAM, histogram, strict=True):
+            if low <= value < high:
+                histogram[label] += 1
+    archive_bytes = sum(f.stat().st_size for f in service.vault.memory_files(archived=True))
+    stats = service.index.stats()
+    stats["last_sync"] = report.summary()
+    return Status(
+        vault=str(service.vault.root),
+        active=counts,
+        archived=len(archived),
+        archive_bytes=archive_bytes,
+        histogram=list(histogram.items()),
+        problems=service.index.problems(),
+        index=stats,
+    )

@@ -1,0 +1,195 @@
+"""Recall: ordinary (similarity x strength, above the retrieval floor),
+associative (the confident and activated tiers) and cold (the archive only).
+
+Candidates come from the index's hybrid search; ranking reads only manifest
+rows and texts are read for the winners. Direct hits may be reinforced;
+see-also memories (spreading activation) never are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from indexer.catalog import ManifestRow
+from indexer.index import Candidate, Filters
+from memory.context import ServiceContext
+from memory.decay import days_between
+from memory.errors import RecallError
+from memory.recall_tiers import classify, score, why
+from memory.reinforcement import reinforce_hits
+from memory.results import Associative, Hit
+from memory.spreading import Scored, spread
+from vault.clock import parse_time
+
+# A ranked candidate with the similarity that breaks ties between equal scores.
+Ranked = tuple[float, float, Scored]
+
+
+@dataclass(frozen=True)
+class RecallOptions:
+    limit: int = 5
+    project: str | None = None  # the caller's current project: boosted, not filtered
+    topic_hint: str | None = None
+    exclude_topic: str | None = None
+    reinforce: bool = True
+    decay: bool = True  # False: rank by similarity alone (static-knowledge benchmarks)
+    see_also: bool = True  # spreading activation to linked and same-session memories
+
+
+def recall(service: ServiceContext, query: str, options: RecallOptions | None = None) -> list[Hit]:
+    """Rank by similarity x strength; hide strength < retrieval floor; reinforce hits."""
+    opts = options or RecallOptions()
+    now = service.clock()
+    ranked = []
+    for candidate in _candidates(service, query, opts, archived=False):
+        current = service.strength_of(candidate.row, now) if opts.decay else 1.0
+        if current < service.config.retrieval_floor:
+            continue
+        if candidate.similarity < service.config.min_similarity:
+            continue
+        boost = _boost(service, candidate.row, opts)
+        ranked.append(Scored(score(candidate.similarity, current, boost), current, candidate))
+    ranked.sort(key=lambda item: item.score, reverse=True)
+    chosen = _with_see_also(service, ranked, opts, now)
+    hits = [_scored_hit(service, item, opts, now, "recall") for item in chosen]
+    if opts.reinforce:  # only direct hits are reinforced, never see-also
+        reinforced = {h.id: h for h in reinforce_hits(service, [h for h in hits if not h.via])}
+        hits = [reinforced.get(h.id, h) if not h.via else h for h in hits]
+    return hits
+
+
+def _with_see_also(
+    service: ServiceContext, ranked: list[Scored], opts: RecallOptions, now: datetime
+) -> list[Scored]:
+    """The best `limit` of the direct hits and their see-also memories. Direct
+    hits past the limit stay in the running: a see-also memory only displaces a
+    direct hit it outscores, and one that matched the query on its own keeps the
+    better of its two scores."""
+    pool = {item.id: item for item in ranked[: 2 * opts.limit]}
+    own = {item.id: item for item in ranked[2 * opts.limit :]}
+    for item in _spread(service, ranked[: opts.limit], opts, now) if opts.see_also else []:
+        best = pool.get(item.id) or own.get(item.id)
+        pool[item.id] = item if best is None or best.score < item.score else best
+    return sorted(pool.values(), key=lambda item: item.score, reverse=True)[: opts.limit]
+
+
+def recall_associative(
+    service: ServiceContext, query: str, options: RecallOptions | None = None
+) -> Associative:
+    """Confident tier (reinforced) and activated tier (hedged, not reinforced)."""
+    opts = options or RecallOptions()
+    now = service.clock()
+    tiers: dict[str, list[Ranked]] = {"confident": [], "activated": []}
+    for candidate in _candidates(service, query, opts, archived=False):
+        current = service.strength_of(candidate.row, now)
+        boost = _boost(service, candidate.row, opts)
+        tier = classify(candidate.similarity, current, boost, service.config)
+        if tier is not None:
+            value = score(candidate.similarity, current, boost)
+            tiers[tier].append((value, candidate.similarity, Scored(value, current, candidate)))
+    shown: dict[str, list[Scored]] = {}
+    for label, items in tiers.items():
+        items.sort(key=lambda item: (item[0], item[1]), reverse=True)
+        shown[label] = [item for _, _, item in items[: opts.limit]]
+    best = {
+        label: [_hit(service, item.candidate, item.strength, opts, now, label) for item in items]
+        for label, items in shown.items()
+    }
+    shown_hits = shown["confident"] + shown["activated"]
+    found = _spread(service, shown_hits, opts, now) if opts.see_also else []
+    found.sort(key=lambda item: item.score, reverse=True)
+    see_also = [_scored_hit(service, item, opts, now, "see-also") for item in found[: opts.limit]]
+    chosen = reinforce_hits(service, best["confident"]) if opts.reinforce else best["confident"]
+    return Associative(chosen, best["activated"], see_also)
+
+
+def recall_cold(service: ServiceContext, query: str, limit: int = 5) -> list[Hit]:
+    """Search only the archive, with the stricter cold bar on similarity alone."""
+    opts = RecallOptions(limit=limit, reinforce=False)
+    now = service.clock()
+    hits = [
+        _hit(service, c, service.strength_of(c.row, now), opts, now, "cold")
+        for c in _candidates(service, query, opts, archived=True)
+        if c.similarity >= service.config.cold_bar
+    ]
+    hits.sort(key=lambda h: h.similarity, reverse=True)
+    return hits[:limit]
+
+
+def _candidates(
+    service: ServiceContext, query: str, opts: RecallOptions, archived: bool
+) -> list[Candidate]:
+    if not query.strip():
+        raise RecallError("the query is empty")
+    if opts.limit < 1:
+        raise RecallError("the number of results must be at least 1")
+    service.fresh()
+    candidates = service.index.search(query, k=max(opts.limit * 4, 20), filters=Filters(archived))
+    return [c for c in candidates if not opts.exclude_topic or c.row.topic != opts.exclude_topic]
+
+
+def _boost(service: ServiceContext, row: ManifestRow, opts: RecallOptions) -> float:
+    boost = 1.0
+    if opts.project and row.project == opts.project:
+        boost *= service.config.project_boost
+    if opts.topic_hint and row.topic == opts.topic_hint:
+        boost *= service.config.topic_boost
+    return boost
+
+
+def _spread(
+    service: ServiceContext, hits: list[Scored], opts: RecallOptions, now: datetime
+) -> list[Scored]:
+    def admit(row: ManifestRow) -> float | None:
+        if row.archived or (opts.exclude_topic and row.topic == opts.exclude_topic):
+            return None
+        current = service.strength_of(row, now) if opts.decay else 1.0
+        return current if current >= service.config.retrieval_floor else None
+
+    return spread(hits, service.index, service.config, admit)
+
+
+def _scored_hit(
+    service: ServiceContext, item: Scored, opts: RecallOptions, now: datetime, label: str
+) -> Hit:
+    label = "see-also" if item.via else label
+    hit = _hit(service, item.candidate, item.strength, opts, now, label)
+    if not item.via:
+        return hit
+    return replace(hit, score=item.score, via=item.via, reason=item.note)
+
+
+def _hit(
+    service: ServiceContext,
+    candidate: Candidate,
+    current: float,
+    opts: RecallOptions,
+    now: datetime,
+    label: str,
+) -> Hit:
+    row = candidate.row
+    boost = _boost(service, row, opts)
+    explained = why(candidate.similarity, current, boost, service.config)
+    return Hit(
+        id=row.id,
+        text=service.index.body(row.id).strip(),
+        path=row.path,
+        tier=row.tier,
+        kind=row.kind,
+        topic=row.topic,
+        tags=row.tags,
+        project=row.project,
+        created=row.created,
+        last_access=row.last_access,
+        stability=service.stability_of(row),
+        strength=current,
+        similarity=candidate.similarity,
+        cosine=candidate.cosine,
+        keyword=candidate.keyword,
+        boost=boost,
+        score=score(candidate.similarity, current, boost),
+        age_days=days_between(parse_time(row.created), now),
+        recall_tier=label,
+        reason=f"cosine {candidate.cosine:.3f}, keyword {candidate.keyword:.3f} -> {explained}",
+    )
