@@ -1,13 +1,11 @@
 """The vector store: FAISS inner product over unit vectors, stable int64 ids.
 
-Ids come from `vector_ids.vector_id`. The file is written atomically; a file that does not load
-or does not match the catalog is reported as corrupt.
+Ids come from `vector_ids.vector_id`. The file is written atomically (vault/atomic.py);
+a file that does not load or does not match the catalog is reported as corrupt.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -16,6 +14,7 @@ import faiss
 import numpy as np
 
 from indexer.errors import CorruptIndexError
+from vault.atomic import atomic_replace
 
 
 class VectorStore:
@@ -84,13 +83,5 @@ class VectorStore:
         return np.vstack([self.index.reconstruct(int(i)) for i in ids])
 
     def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".vectors.", suffix=".tmp")
-        os.close(fd)
-        try:
-            faiss.write_index(self.index, tmp)
-            os.replace(tmp, self.path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        atomic_replace(self.path, lambda tmp: faiss.write_index(self.index, tmp))
         self.dirty = False

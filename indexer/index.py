@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexer.catalog import Catalog, ManifestRow
+from indexer.catalog_reader import CATALOG_FILE
 from indexer.embedder import Embedder, SentenceTransformerEmbedder
 from indexer.errors import CorruptIndexError
 from indexer.fusion import FusionWeights, fuse, normalise_bm25
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from indexer.faiss_store import VectorStore
 
 log = logging.getLogger(__name__)
-CATALOG_FILE = "meta.sqlite"
 VECTORS_FILE = "vectors.faiss"
 
 

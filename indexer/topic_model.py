@@ -13,25 +13,25 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from vault.atomic import atomic_replace
+from vault.stopwords import STOPWORDS
+
 MIN_SHARED_TERMS = 2
+TOKENIZER_VERSION = 2  # part of a saved model's fingerprint: a new tokenizer means a refit
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")
 
 
 def words(text: str) -> list[str]:
     """Tokens without English stop words, plurals folded (fixtures -> fixture)."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
     found = []
     for token in _TOKEN.findall(text):
-        if token in ENGLISH_STOP_WORDS:
+        if token in STOPWORDS:
             continue
         if len(token) > 4 and token.endswith("ies"):
             token = token[:-3] + "y"
@@ -118,21 +118,17 @@ class TopicModel:
         vocabulary = sorted(self.vectorizer.vocabulary_.items(), key=lambda item: item[1])
         header = {"topics": self.topics, "fingerprint": self.fingerprint,
                   "terms": [term for term, _ in vocabulary]}  # fmt: skip
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".topics.", suffix=".npz")
-        os.close(fd)
-        try:
-            with open(tmp, "wb") as handle:
+
+        def write(tmp: str) -> None:
+            with open(tmp, "wb") as handle:  # a handle: savez would add ".npz" to a name
                 np.savez(
                     handle,
                     header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8),
                     idf=self.vectorizer.idf_,
                     centroids=self.centroids,
                 )
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+
+        atomic_replace(path, write)
 
     @classmethod
     def load(cls, path: Path) -> TopicModel | None:

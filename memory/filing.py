@@ -141,7 +141,10 @@ class Filer:
 
 
 def _fingerprint(rows: list[ManifestRow]) -> str:
+    from indexer.topic_model import TOKENIZER_VERSION
+
     digest = hashlib.blake2b(digest_size=12)
+    digest.update(f"tokenizer {TOKENIZER_VERSION}\n".encode())
     for row in rows:  # in id order
         digest.update(f"{row.id}|{row.topic}|{row.body_hash}|{','.join(row.tags)}\n".encode())
     return digest.hexdigest()

@@ -1,9 +1,10 @@
 """Atomic file writes and inter-process locks.
 
 A write goes to a unique temp file in the target's folder, is fsynced, then
-renamed over the target, so a reader sees the old file or the new one, never
-half of one. Locks are `flock` locks on small files; they are advisory and
-shared by every memory-vault process (CLI, hooks, daemon) on the machine.
+renamed over the target, and the folder is fsynced, so a reader sees the old
+file or the new one, never half of one, and the rename survives a crash.
+Locks are `flock` locks on small files; they are advisory and shared by every
+memory-vault process (CLI, hooks, daemon) on the machine.
 """
 
 from __future__ import annotations
@@ -12,18 +13,20 @@ import contextlib
 import fcntl
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 
-def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
+def atomic_replace(path: Path, write: Callable[[str], None], mode: int | None = None) -> None:
+    """Replace `path` with what `write(temp_path)` puts in a temp file beside it
+    (for writers that want a file name: FAISS, numpy), fsynced, then renamed;
+    the folder is fsynced too. `mode` defaults to the old file's, else 0644."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        write(tmp)
+        fsync_path(tmp)
         if mode is not None:
             os.chmod(tmp, mode)
         elif path.exists():
@@ -35,12 +38,22 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    fsync_dir(path.parent)
+    fsync_path(path.parent)
 
 
-def fsync_dir(folder: Path) -> None:
-    """Make a rename durable by syncing the folder that holds it."""
-    fd = os.open(folder, os.O_RDONLY)
+def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Replace `path` with `data` (see atomic_replace)."""
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+
+    atomic_replace(path, write, mode)
+
+
+def fsync_path(path: Path | str) -> None:
+    """Flush a file's data to disk, or a folder's entries (a rename in it)."""
+    fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:

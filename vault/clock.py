@@ -1,4 +1,5 @@
-"""Time: the injectable clock and the one timestamp format of the vault.
+"""Time: the injectable clock, the one timestamp format of the vault, and how
+an age reads to a person.
 
 Timestamps are aware UTC datetimes in memory and `YYYY-MM-DDTHH:MM:SSZ` on disk.
 This module never reads the environment; callers pass `VAULT_NOW` in.
@@ -46,3 +47,17 @@ def fixed_clock(moment: datetime) -> Clock:
     """A clock that always answers `moment` (for `--now` and `VAULT_NOW`)."""
     frozen = parse_time(moment)
     return lambda: frozen
+
+
+def describe_age(days: float) -> str:
+    """An age in words, the same in the terminal and in Claude's context:
+    today, a day ago, 12 days ago, 5 months ago, 2.1 years ago."""
+    if days < 1:
+        return "today"
+    if days < 1.5:
+        return "a day ago"
+    if days < 60:
+        return f"{days:.0f} days ago"
+    if days < 730:
+        return f"{days / 30.4:.0f} months ago"
+    return f"{days / 365:.1f} years ago"

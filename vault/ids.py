@@ -12,21 +12,18 @@ import unicodedata
 from datetime import datetime
 
 from vault.errors import InvalidIdError
+from vault.stopwords import STOPWORDS
 
 MAX_ID_LENGTH = 200
 _SLUG_WORDS = 6
 _SLUG_MAX = 48
-_STOPWORDS = frozenset(
-    """a an and are as at be but by for from has have i in is it its let lets let's of on or
-    our so that the their this to was we were will with you your""".split()
-)
 
 
 def slugify(text: str, max_words: int = _SLUG_WORDS) -> str:
     """A lowercase ASCII slug of the first meaningful words of `text`."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     ascii_text = re.sub(r"(?<=\w)'(?=\w)", "", ascii_text)
-    words = [w for w in re.findall(r"[a-z0-9]+", ascii_text.lower()) if w not in _STOPWORDS]
+    words = [w for w in re.findall(r"[a-z0-9]+", ascii_text.lower()) if w not in STOPWORDS]
     slug = "-".join(words[:max_words])[:_SLUG_MAX].strip("-")
     return slug or "memory"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from vault import frontmatter
-from vault.atomic import atomic_write, file_lock, fsync_dir
+from vault.atomic import atomic_write, file_lock, fsync_path
 from vault.errors import BrokenFileError, ConcurrentEditError, MemoryNotFoundError, VaultError
 from vault.layout import Vault
 from vault.schema import MemoryRecord, to_record
@@ -110,8 +110,8 @@ class MemoryStore:
                 raise VaultError(f"{target} already exists; rename one of the two files")
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(path, target)
-            fsync_dir(target.parent)
-            fsync_dir(path.parent)
+            fsync_path(target.parent)
+            fsync_path(path.parent)
         if mutate is not None:
             return self.update(memory_id, mutate, hint=target)
         return self.read_path(target)
@@ -121,7 +121,7 @@ class MemoryStore:
             path = self.vault.locate(memory_id)
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
-            fsync_dir(path.parent)
+            fsync_path(path.parent)
         return path
 
 

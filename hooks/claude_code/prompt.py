@@ -67,7 +67,7 @@ def without_daemon(root_text: str, raw: str, settings: Any, environ: Mapping[str
 
     def recall() -> dict[str, Any]:
         return keyword_recall(
-            root / ".index" / "meta.sqlite",
+            root,
             prompt[:MAX_PROMPT_CHARS],
             parse_time(now_text) if now_text else utc_now(),
             MemoryConfig.from_settings(settings),

@@ -65,7 +65,7 @@ def capture(event_name: str, environ: Mapping[str, str] = os.environ) -> None:
 
 
 def session_start(environ: Mapping[str, str] = os.environ) -> None:
-    from hooks.claude_code.context_text import briefing_text
+    from hooks.claude_code.context_text import CLAUDE_CODE_LIMIT, briefing_text
     from memory.briefing import strongest
     from memory.config import MemoryConfig
     from vault.clock import parse_time, utc_now
@@ -80,10 +80,8 @@ def session_start(environ: Mapping[str, str] = os.environ) -> None:
     now = parse_time(environ["VAULT_NOW"]) if environ.get("VAULT_NOW") else utc_now()
     cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
     project = project_identity(cwd) or None
-    limit = min(settings["hook_context_chars"], 10_000)
-    items = strongest(
-        root / ".index" / "meta.sqlite", now, MemoryConfig.from_settings(settings), project
-    )
+    limit = min(settings["hook_context_chars"], CLAUDE_CODE_LIMIT)
+    items = strongest(root, now, MemoryConfig.from_settings(settings), project)
     text = briefing_text(items, recent_daily(Vault(root), now, limit // 3), limit)
     if text:
         output = {

@@ -5,22 +5,13 @@ from __future__ import annotations
 import textwrap
 
 from memory.results import Associative, Hit, Listing, Status
-
-
-def age(days: float) -> str:
-    if days < 1:
-        return "today"
-    if days < 60:
-        return f"{days:.0f}d ago"
-    if days < 730:
-        return f"{days / 30.4:.0f}mo ago"
-    return f"{days / 365:.1f}y ago"
+from vault.clock import describe_age
 
 
 def hit_lines(hit: Hit, explain: bool) -> list[str]:
     via = f", see also: linked to {hit.via}" if hit.via else ""
     head = (
-        f"{hit.id}  [{hit.tier}, {age(hit.age_days)}, strength {hit.strength:.2f}, "
+        f"{hit.id}  [{hit.tier}, {describe_age(hit.age_days)}, strength {hit.strength:.2f}, "
         f"score {hit.score:.3f}{', reinforced' if hit.reinforced else ''}{via}]"
     )
     body = textwrap.indent(textwrap.shorten(hit.text, 400, placeholder=" ..."), "    ")

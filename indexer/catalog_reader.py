@@ -1,0 +1,66 @@
+"""Read-only catalog queries for the paths that run without the daemon: the
+prompt hook's keyword fallback and the session briefing.
+
+sqlite3 only (no numpy, FAISS or model), opened read-only with a short busy
+timeout; the schema is indexer/catalog.py's. A missing catalog reads as empty.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import NamedTuple
+
+CATALOG_FILE = "meta.sqlite"
+_COLUMNS = "m.id, m.tier, m.kind, m.project, m.created, m.last_access, m.stability, fts.body"
+_KEYWORD_MATCHES = f"""
+SELECT {_COLUMNS}, bm25(fts, 1.0, 0.5) AS relevance
+FROM fts JOIN memories AS m ON m.id = fts.memory_id
+WHERE fts MATCH ? AND m.archived = 0
+ORDER BY relevance LIMIT ?
+"""
+_ACTIVE = f"""
+SELECT {_COLUMNS}, 0.0
+FROM memories AS m JOIN fts ON fts.memory_id = m.id
+WHERE m.archived = 0
+"""
+
+
+class TextRow(NamedTuple):
+    """A memory's manifest fields that ranking needs, with its text."""
+
+    id: str
+    tier: str
+    kind: str
+    project: str
+    created: str
+    last_access: str
+    stability: float | None
+    body: str
+    relevance: float  # FTS5 bm25(): more negative is more relevant; 0.0 without a query
+
+
+def catalog_path(root: Path) -> Path:
+    """The catalog of the vault at `root` (its .index/ folder; vault.layout is
+    not imported for it, to keep the no-daemon prompt path light)."""
+    return root / ".index" / CATALOG_FILE
+
+
+def keyword_matches(catalog: Path, match: str, limit: int = 50) -> list[TextRow]:
+    """Active memories matching an FTS5 MATCH expression, most relevant first."""
+    return _read(catalog, _KEYWORD_MATCHES, (match, limit))
+
+
+def active_memories(catalog: Path) -> list[TextRow]:
+    """Every active memory (the briefing ranks them all by strength)."""
+    return _read(catalog, _ACTIVE, ())
+
+
+def _read(catalog: Path, sql: str, args: tuple[object, ...]) -> list[TextRow]:
+    if not catalog.exists():
+        return []
+    db = sqlite3.connect(f"file:{catalog}?mode=ro", uri=True, timeout=1.0)
+    try:
+        return [TextRow(*row) for row in db.execute(sql, args)]
+    finally:
+        db.close()
