@@ -18,6 +18,7 @@ from typing import Any
 
 from indexer.catalog import ManifestRow
 from indexer.index import VaultIndex
+from indexer.sync import Progress
 from memory.config import MemoryConfig
 from vault.errors import VaultError
 from vault.links import link_targets, wikilink
@@ -86,14 +87,17 @@ class Linker:
             self.index.apply(paths, allow_embed=False)
         return done
 
-    def sweep(self, dry_run: bool = False) -> LinkReport:
-        """Recompute every memory's links from the current index."""
+    def sweep(self, dry_run: bool = False, progress: Progress | None = None) -> LinkReport:
+        """Recompute every memory's links from the current index; `progress(done,
+        total)` hears after each memory."""
         rows = {row.id: row for row in self.index.rows(archived=None)}
         report = LinkReport(memories=len(rows))
         wanted = self.graph_targets(set(rows))
         report.edges = sum(len(v) for v in wanted.values()) // 2
         paths = []
-        for memory_id, row in sorted(rows.items()):
+        for done, (memory_id, row) in enumerate(sorted(rows.items()), 1):
+            if progress is not None:
+                progress(done, len(rows))
             target = wanted.get(memory_id, [])
             if set(link_targets(row.links)) == set(target) and len(row.links) == len(target):
                 continue

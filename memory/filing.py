@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from indexer.catalog import ManifestRow
 from indexer.index import VaultIndex
+from indexer.sync import Progress
 from memory.config import MemoryConfig
 from vault.errors import VaultError
 from vault.schema import FILED_AUTO, MemoryRecord
@@ -93,8 +94,9 @@ class Filer:
         }
         return self._write(chosen)
 
-    def sweep(self, dry_run: bool = False) -> FilingReport:
-        """Reclassify every memory the classifier filed, and every unfiled one."""
+    def sweep(self, dry_run: bool = False, progress: Progress | None = None) -> FilingReport:
+        """Reclassify every memory the classifier filed, and every unfiled one;
+        `progress(done, total)` hears as the changed files are written."""
         rows = [r for r in self.index.rows(archived=None) if not r.topic or r.filed == FILED_AUTO]
         report = FilingReport(considered=len(rows))
         current = {r.id: r.topic for r in rows}
@@ -103,7 +105,7 @@ class Filer:
             if wanted != current[memory_id]:
                 report.filed[memory_id] = wanted
         if not dry_run:
-            done = self._write(report.filed)
+            done = self._write(report.filed, progress)
             report.filed = {m: t for m, t in report.filed.items() if m in done}
         return report
 
@@ -118,10 +120,12 @@ class Filer:
     def _text(self, row: ManifestRow) -> str:
         return " ".join([self.index.body(row.id), *row.tags])
 
-    def _write(self, topics: dict[str, str]) -> dict[str, str]:
+    def _write(self, topics: dict[str, str], progress: Progress | None = None) -> dict[str, str]:
         paths = []
         done = {}
-        for memory_id, topic in topics.items():
+        for count, (memory_id, topic) in enumerate(topics.items(), 1):
+            if progress is not None:
+                progress(count, len(topics))
 
             def mutate(record: MemoryRecord, topic: str = topic) -> dict[str, Any]:
                 if record.topic and record.filed != FILED_AUTO:

@@ -4,16 +4,19 @@
 from __future__ import annotations
 
 from indexer.catalog import ManifestRow
+from indexer.sync import Progress
 from memory.associate import Edge, LinkReport
 from memory.context import ServiceContext
 from memory.filing import FilingReport, TopicCount
 from vault.ids import validate_id
 
 
-def sweep_links(service: ServiceContext, dry_run: bool = False) -> LinkReport:
+def sweep_links(
+    service: ServiceContext, dry_run: bool = False, progress: Progress | None = None
+) -> LinkReport:
     """Recompute every memory's links (after edits, purges, consolidation)."""
     service.fresh()
-    return service.linker.sweep(dry_run=dry_run)
+    return service.linker.sweep(dry_run=dry_run, progress=progress)
 
 
 def links(
@@ -29,10 +32,12 @@ def graph(service: ServiceContext) -> tuple[list[ManifestRow], list[Edge]]:
     return service.linker.edges()
 
 
-def sweep_topics(service: ServiceContext, dry_run: bool = False) -> FilingReport:
+def sweep_topics(
+    service: ServiceContext, dry_run: bool = False, progress: Progress | None = None
+) -> FilingReport:
     """Reclassify auto-filed and unfiled memories against the current labels."""
     service.fresh()
-    return service.filer.sweep(dry_run=dry_run)
+    return service.filer.sweep(dry_run=dry_run, progress=progress)
 
 
 def topics(service: ServiceContext) -> list[TopicCount]:

@@ -1,4 +1,7 @@
-"""Imports flow hooks -> memory -> indexer -> vault, never upward."""
+"""The house rules, read from the source with `ast`: imports flow
+hooks -> memory -> indexer -> vault and never upward; Claude Code's room and
+the MCP server reach the memory through memory/ or the daemon, never through
+indexer/; modules and functions stay small enough to read in one sitting."""
 
 from __future__ import annotations
 
@@ -9,20 +12,78 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ["vault", "indexer", "memory", "hooks"]
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 60
 
 
-def imported_packages(path: Path) -> set[str]:
+def modules(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def imported(path: Path) -> set[str]:
+    """Every module `path` imports, anywhere in it (functions included)."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
-            found |= {alias.name.split(".")[0] for alias in node.names}
+            found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module.split(".")[0])
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
     return found
+
+
+def packages(path: Path) -> set[str]:
+    return {name.split(".")[0] for name in imported(path)}
 
 
 @pytest.mark.parametrize("package", LAYERS)
 def test_no_upward_imports(package: str) -> None:
     above = set(LAYERS[LAYERS.index(package) + 1 :])
-    for path in (ROOT / package).rglob("*.py"):
-        assert not (imported_packages(path) & above), f"{path} imports upward"
+    for path in modules(package):
+        assert not (packages(path) & above), f"{path} imports upward"
+
+
+def test_vault_imports_nothing_else_of_ours() -> None:
+    for path in modules("vault"):
+        assert not (packages(path) & {"indexer", "memory", "hooks"}), path
+
+
+@pytest.mark.parametrize("room", ["hooks/claude_code", "hooks/mcp"])
+def test_claude_code_and_mcp_never_reach_into_the_index(room: str) -> None:
+    for path in modules(room):
+        assert "indexer" not in packages(path), f"{path}: go through memory/ or the daemon"
+
+
+def test_package_inits_hold_only_a_docstring() -> None:
+    for package in LAYERS:
+        for path in (ROOT / package).rglob("__init__.py"):
+            body = ast.parse(path.read_text()).body
+            assert len(body) == 1, path
+            assert isinstance(body[0], ast.Expr), path
+            assert isinstance(body[0].value, ast.Constant), path
+
+
+@pytest.mark.parametrize("package", LAYERS)
+def test_modules_and_functions_read_in_one_sitting(package: str) -> None:
+    too_long = []
+    for path in modules(package):
+        text = path.read_text()
+        if len(text.splitlines()) > MAX_MODULE_LINES:
+            too_long.append(f"{path}: {len(text.splitlines())} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    too_long.append(f"{path}:{node.lineno} {node.name}: {length} lines")
+    assert too_long == []
+
+
+def test_the_rules_see_a_real_violation(tmp_path: Path) -> None:
+    """The checks above would fail on code that breaks them."""
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text("def f():\n    from indexer.index import VaultIndex\n" + "    x = 1\n" * 60)
+    assert "indexer" in packages(sneaky)
+    [function] = [
+        n for n in ast.walk(ast.parse(sneaky.read_text())) if isinstance(n, ast.FunctionDef)
+    ]
+    assert (function.end_lineno or 0) - function.lineno + 1 > MAX_FUNCTION_LINES

@@ -12,7 +12,7 @@ import os
 
 from vault.errors import VaultError
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the prompt hook skips importing typing
+TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
 if TYPE_CHECKING:  # the prompt hook loads this module: no pathlib or typing at run time
     from collections.abc import Mapping
     from pathlib import Path

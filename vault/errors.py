@@ -5,7 +5,7 @@ Every message names the file or id involved and, where there is one, the fix.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the prompt hook skips importing typing)
+TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the prompt hook skips importing typing
+TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path

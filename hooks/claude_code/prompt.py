@@ -14,7 +14,7 @@ from hooks.daemon.protocol import MAX_PROMPT_CHARS
 from vault.config import load_settings
 from vault.paths import vault_home
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the prompt hook skips importing typing
+TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any, TextIO

@@ -9,8 +9,10 @@ from typing import Any
 
 import click
 
-from hooks.cli.common import Context, emit, json_option, now_option, pass_context
+from hooks.cli.common import Context, emit, json_option, now_option, pass_context, progress_bar
 from hooks.cli.errors import CliError
+from indexer.catalog import ManifestRow
+from memory.associate import Edge
 
 
 @click.command()
@@ -36,7 +38,8 @@ def links(
         raise CliError("give a memory id, or --sweep (not both)")
     service = context.service(now, embed_on_write=True)
     if sweep:
-        report = service.sweep_links(dry_run=dry_run)
+        with progress_bar("Linking") as progress:
+            report = service.sweep_links(dry_run=dry_run, progress=progress)
         if as_json:
             emit({"dry_run": dry_run, **report.to_dict()})
             return
@@ -64,7 +67,7 @@ def links(
             click.echo(f"  {item['id']}{f'  ({state})' if state else ''}")
 
 
-def _describe(item: Any) -> dict[str, Any]:
+def _describe(item: ManifestRow | str) -> dict[str, Any]:
     if isinstance(item, str):
         return {"id": item, "path": None, "archived": False, "missing": True}
     return {"id": item.id, "path": item.path, "archived": item.archived, "missing": False}
@@ -112,7 +115,7 @@ def graph(context: Context, fmt: str, output: Path | None, now: datetime | None)
         click.echo(f"Wrote {len(rows)} memories and {len(edges)} links to {output}")
 
 
-def _dot(rows: list[Any], edges: list[Any]) -> str:
+def _dot(rows: list[ManifestRow], edges: list[Edge]) -> str:
     def quote(text: str) -> str:
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -143,7 +146,8 @@ def topics(
     """
     service = context.service(now, embed_on_write=True)
     if sweep:
-        report = service.sweep_topics(dry_run=dry_run)
+        with progress_bar("Filing") as progress:
+            report = service.sweep_topics(dry_run=dry_run, progress=progress)
         if as_json:
             emit({"dry_run": dry_run, **report.to_dict()})
             return

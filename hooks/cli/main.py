@@ -47,8 +47,8 @@ def main(ctx: click.Context, vault_option: str | None) -> None:
 
 COMMANDS: tuple[click.Command, ...] = (
     *(memories.init, memories.jot, memories.ingest, memories.show, memories.list_),
-    *(memories.status, memories.prune, memories.forget, memories.revive, memories.purge),
-    *(recall.recall, recall.cold, recall.confirm, recall.reinforce),
+    *(memories.status, memories.prune, memories.forget, memories.purge),
+    *(recall.recall, recall.cold, recall.revive, recall.confirm, recall.reinforce),
     index.reindex,
     *(association.links, association.graph, association.topics),
     *(claude_code.capture, claude_code.sweep, claude_code.install, claude_code.uninstall),

@@ -1,5 +1,5 @@
-"""`vault init`, `jot`, `ingest`, `show`, `list`, `status`, `prune`, `forget`,
-`revive` and `purge`: memories in and out of the vault, and what it holds."""
+"""`vault init`, `jot`, `ingest`, `show`, `list`, `status`, `prune`, `forget`
+and `purge`: memories in and out of the vault, and what it holds."""
 
 from __future__ import annotations
 
@@ -149,19 +149,6 @@ def forget(context: Context, memory_id: str) -> None:
     """
     record = context.service().forget(memory_id)
     click.echo(f"Archived {record.id} -> {record.path}")
-
-
-@click.command()
-@click.argument("memory_id", metavar="ID")
-@now_option
-@pass_context
-def revive(context: Context, memory_id: str, now: datetime | None) -> None:
-    """Move an archived memory back to memories/.
-
-    Example: vault revive 2026-11-02-pytest-fixtures-over-setup-7f3a
-    """
-    record = context.service(now).revive_from_cold(memory_id)
-    click.echo(f"Revived {record.id} -> {record.path}")
 
 
 @click.command()

@@ -1,5 +1,6 @@
-"""`vault recall`, `cold`, `confirm` and `reinforce`: finding memories, and
-strengthening the ones that proved right."""
+"""`vault recall`, `cold`, `revive`, `confirm` and `reinforce`: finding
+memories (the archive too, and bringing one back), and strengthening the ones
+that proved right."""
 
 from __future__ import annotations
 
@@ -87,3 +88,16 @@ def reinforce(context: Context, memory_id: str, now: datetime | None) -> None:
     """
     record = context.service(now).reinforce(memory_id)
     click.echo(f"Reinforced {record.id}: stability {record.stability:.1f} days, tier {record.tier}")
+
+
+@click.command()
+@click.argument("memory_id", metavar="ID")
+@now_option
+@pass_context
+def revive(context: Context, memory_id: str, now: datetime | None) -> None:
+    """Move an archived memory back to memories/.
+
+    Example: vault revive 2026-11-02-pytest-fixtures-over-setup-7f3a
+    """
+    record = context.service(now).revive_from_cold(memory_id)
+    click.echo(f"Revived {record.id} -> {record.path}")

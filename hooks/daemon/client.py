@@ -20,7 +20,7 @@ from hooks.daemon.protocol import (
     starting_path,
 )
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the prompt hook skips importing typing
+TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
 if TYPE_CHECKING:  # the prompt hook loads this module: no pathlib at run time
     from collections.abc import Mapping
     from pathlib import Path

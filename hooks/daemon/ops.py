@@ -20,7 +20,7 @@ from memory.errors import RecallError
 from memory.recall import RecallOptions
 from memory.results import Associative, Hit, memory_dict
 from memory.service import MemoryService
-from vault.clock import Clock, fixed_clock, parse_time, utc_now
+from vault.clock import fixed_clock, parse_time
 from vault.errors import VaultError
 
 Args = Mapping[str, object]
@@ -76,11 +76,12 @@ def _options(args: Args) -> RecallOptions:
     )
 
 
-def _clock(now: object) -> Clock:
+def _at_request_clock(service: MemoryService, now: object) -> MemoryService:
+    """The service as of the request's `now`; without one, the service's own clock."""
     if not now:
-        return utc_now
+        return service
     try:
-        return fixed_clock(parse_time(now))
+        return service.at(fixed_clock(parse_time(now)))
     except ValueError:
         raise RecallError(f"now: {now!r} is not an ISO 8601 time") from None
 
@@ -294,7 +295,7 @@ def dispatch_reply(service: MemoryService, op: str, args: Args) -> Reply:
     same view, so it sees the same clock."""
     if op not in OPS:
         raise ProtocolError(f"unknown operation {op!r}")
-    return OPS[op](service.at(_clock(args.get("now"))), args)
+    return OPS[op](_at_request_clock(service, args.get("now")), args)
 
 
 def dispatch(service: MemoryService, op: str, args: Args) -> Json:

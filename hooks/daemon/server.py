@@ -135,7 +135,7 @@ class Daemon:
             self._lock_fd = None
         log.info("stopped")
 
-    def stop(self, *_: Any) -> None:
+    def stop(self, *_: object) -> None:
         self._stop.set()
 
     # Requests ------------------------------------------------------------------

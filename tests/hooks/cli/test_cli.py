@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -127,3 +128,34 @@ def test_recall_status_reindex_end_to_end(tmp_path: Path) -> None:
     assert "model: all-MiniLM-L6-v2" in full.stdout
     listed = json.loads(run("list", "--json").stdout)
     assert {item["id"] for item in listed} >= {memory_id}
+
+
+def read_terminal(primary: int) -> str:
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(primary, 4096)
+        except OSError:  # the other side closed (EIO)
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks).decode(errors="replace")
+
+
+@pytest.mark.model
+def test_long_work_shows_a_progress_bar_on_a_terminal_and_nothing_when_piped() -> None:
+    run("init")
+    run("jot", STORY)
+    piped = run("reindex", "--full")
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stderr == ""
+    primary, replica = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "hooks.cli", "reindex", "--full"],
+                               stdout=subprocess.DEVNULL, stderr=replica)  # fmt: skip
+    os.close(replica)
+    terminal = read_terminal(primary)
+    os.close(primary)
+    assert process.wait(timeout=120) == 0
+    assert "Embedding" in terminal
+    assert "100%" in terminal
