@@ -11,13 +11,13 @@ import os
 
 from hooks.daemon import client
 from hooks.daemon.protocol import MAX_PROMPT_CHARS
-from vault.config import load_settings
+from vault.config import Settings, load_settings
 from vault.paths import vault_home
 
 TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any, TextIO
+    from typing import TextIO
 
 
 def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) -> None:
@@ -42,14 +42,14 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
         stdout.write(line + "\n")
 
 
-def without_daemon(root_text: str, raw: str, settings: Any, environ: Mapping[str, str]) -> str:
+def without_daemon(root_text: str, raw: str, settings: Settings, environ: Mapping[str, str]) -> str:
     """Start a daemon in the background and answer this prompt from the keyword index."""
     import json
     from pathlib import Path
 
     from hooks.claude_code import confirmation
     from hooks.claude_code.project import project_identity
-    from hooks.claude_code.prompt_answer import answer_prompt, event_fields
+    from hooks.claude_code.prompt_answer import Tiers, answer_prompt, event_fields
     from memory.config import MemoryConfig
     from memory.keyword_recall import keyword_recall
     from vault.clock import parse_time, utc_now
@@ -65,7 +65,7 @@ def without_daemon(root_text: str, raw: str, settings: Any, environ: Mapping[str
     client.spawn(root, environ)
     now_text = environ.get("VAULT_NOW")
 
-    def recall() -> dict[str, Any]:
+    def recall() -> Tiers:
         return keyword_recall(
             root,
             prompt[:MAX_PROMPT_CHARS],
