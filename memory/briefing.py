@@ -1,9 +1,7 @@
-"""Which memories a SessionStart briefing shows: the strongest ones now.
-
-Standard library only: strengths come from the manifest (no model, no file
-reads). Eligible are memories of the current project (boosted x1.3), memories
-without a project, and preferences from anywhere; a memory under the retrieval
-floor is never shown.
+"""Which memories a SessionStart briefing shows: the strongest now, from the
+manifest alone (standard library only: no model, no file reads). Eligible are
+the current project's memories (boosted x1.3), those without a project, and
+preferences from anywhere; none under the retrieval floor.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""What every verb of the memory model shares: the vault, its settings and
-numbers, the clock, the file store, the index, the linker and the filer.
-
-`MemoryService` (memory/service.py) is this context with one method per verb;
-the verbs themselves live in one module per family (encoding, recall,
-reinforcement, forgetting, reading, organising). `at(clock)` gives a view on
-another clock that shares everything else, so no shared clock is ever swapped.
+"""What every verb of the memory model shares: the vault, settings, numbers,
+clock, file store, index, linker and filer. The verbs live in one module per
+family and take this context; `at(clock)` gives a view on another clock that
+shares everything else, so no shared clock is ever swapped.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""Recall without the model: FTS5 keywords plus strengths from the manifest.
-
-Used by the prompt hook when no daemon answers, so a prompt never waits for a
-model to load. Standard library only (the catalog is read with sqlite3),
-read-only, never reinforces. Keyword relevance (BM25, normalised the same way
-as in hybrid search) stands in for similarity, and the same tier rules apply.
+"""Recall without the model, for the prompt hook when no daemon answers: FTS5
+keywords plus strengths from the manifest, standard library only, read-only,
+never reinforcing. BM25 (normalised as in hybrid search) stands in for
+similarity, and the same tier rules apply.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """Recall: ordinary (similarity x strength, above the retrieval floor),
 associative (the confident and activated tiers) and cold (the archive only).
-
-Candidates come from the index's hybrid search; ranking reads only manifest
-rows and texts are read for the winners. Direct hits may be reinforced;
-see-also memories (spreading activation) never are.
+Ranking reads only manifest rows; texts are read for the winners. Direct hits
+may be reinforced; see-also memories (spreading activation) never are.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
-"""The LoCoMo harness behind `vault bench retrieval`: recall quality on
-LoCoMo-format data (the metrics themselves are in memory/evaluation.py).
-
-For each conversation it builds a fresh vault of that conversation's memories
-(their timestamps as created times), indexes it with the real model, and runs
-every question through MemoryService.recall (the path the hooks use) with
-`now` = the conversation's last timestamp, with and without decay. Reports
-R@5, R@10, MRR and nDCG@10 overall and per category, and query latency.
-Memories are linked as encoding would link them (a link sweep), and the
-recall tiers are checked against the evidence (static knowledge: strength 1).
-Data: a folder with memories.jsonl and queries.jsonl (see the README).
+"""The LoCoMo harness behind `vault bench retrieval` (metrics: memory/evaluation.py).
+Each conversation gets a fresh vault (timestamps as created times, linked as
+encoding links), indexed with the real model; every question goes through
+MemoryService.recall at `now` = the last timestamp, with and without decay,
+and the recall tiers are checked against the evidence (strength 1).
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
 """MemoryService: the memory model over one vault, the API every adapter (CLI,
-hooks, MCP, daemon) calls.
-
-It is the shared context (memory/context.py) with one method per verb; each
-verb lives in the module of its family, as a function of that context. The
-clock is injected, and `at(clock)` gives a view on another clock, so every
-time-dependent behaviour can be simulated without touching a shared object.
+hooks, MCP, daemon) calls. It is the shared context (memory/context.py) with
+one method per verb, each defined in the module of its family.
 """
 
 from __future__ import annotations

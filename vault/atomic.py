@@ -1,10 +1,7 @@
-"""Atomic file writes and inter-process locks.
-
-A write goes to a unique temp file in the target's folder, is fsynced, then
-renamed over the target, and the folder is fsynced, so a reader sees the old
-file or the new one, never half of one, and the rename survives a crash.
-Locks are `flock` locks on small files; they are advisory and shared by every
-memory-vault process (CLI, hooks, daemon) on the machine.
+"""Atomic file writes and inter-process locks. A write fills a unique temp file
+in the target's folder, fsyncs it, renames it over the target and fsyncs the
+folder: a reader sees the old file or the new one, and the rename survives a
+crash. Locks are advisory `flock`s shared by every memory-vault process.
 """
 
 from __future__ import annotations

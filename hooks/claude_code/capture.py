@@ -1,12 +1,8 @@
 """Capture from Claude Code transcripts: incremental, exactly once, crash-safe.
-
-Each transcript has a byte cursor in .state/cursors.json. A run holds that
-transcript's lock, reads the complete lines after the cursor, extracts durable
-statements, files them (near-duplicates reinforce instead), appends a daily
-log entry and advances the cursor. The sweep does this for every recent
-transcript whose cursor is behind, so sessions that crashed or were killed are
-captured at the next SessionStart; then daily maintenance runs when due
-(memory/maintenance.py).
+Each transcript has a byte cursor in .state/cursors.json; a run holds the
+transcript's lock, extracts durable statements after the cursor, files them and
+advances it. The sweep does this for every recent transcript left behind
+(crashed sessions), then daily maintenance when due (memory/maintenance.py).
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""The `vault` command: a thin click layer over MemoryService.
-
-This module holds the group (the --vault option, the error mapping) and
-registers the commands, one module per theme: memories, recall, index,
-association, claude_code, servers, bench and demo. Each command parses its
-arguments, calls one service method and prints. Errors become one line on
-stderr and a distinct exit code (see hooks/cli/errors.py).
+"""The `vault` command: a thin click layer over MemoryService. This module holds
+the group (--vault, the error mapping) and registers the commands, one module
+per theme; each command parses its arguments, calls one service method and
+prints. Errors become one line and a distinct exit code (hooks/cli/errors.py).
 """
 
 from __future__ import annotations
