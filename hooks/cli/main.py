@@ -20,6 +20,7 @@ from hooks.cli import (
     recall,
     servers,
     sync,
+    transfer,
 )
 from hooks.cli.common import Context
 from hooks.cli.errors import HANDLED, to_cli_error
@@ -63,6 +64,7 @@ COMMANDS: tuple[click.Command, ...] = (
     bench.bench,
     demo.demo,
     *(sync.sync, sync.merge_driver),
+    *(transfer.import_, transfer.export),
 )
 for command in COMMANDS:
     main.add_command(command)
