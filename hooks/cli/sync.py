@@ -111,7 +111,10 @@ def status(context: Context, fetch: bool, as_json: bool) -> None:
 @click.argument("name", default="memory")
 @click.option("--marker-size", default=7, show_default=True)
 def merge_driver(base: Path, current: Path, other: Path, name: str, marker_size: int) -> None:
-    """Git merge driver for memory files (git runs it: see `vault sync init`)."""
+    """Git merge driver for memory files; git runs it (`vault sync init` registers it).
+
+    Example: vault merge-driver base.md current.md other.md memories/x.md
+    """
     from vault.merge_driver import merge_file
 
     if not merge_file(base, current, other, name, marker_size):
