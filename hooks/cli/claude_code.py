@@ -1,5 +1,6 @@
 """`vault capture`, `sweep`, `install` and `uninstall`: Claude Code's side,
-run by hand (the hooks run capture and sweep on their own)."""
+run by hand (the hooks run capture and sweep on their own); `install --agent`
+wires in another coding agent instead (hooks/cli/agents.py)."""
 
 from __future__ import annotations
 

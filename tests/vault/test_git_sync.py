@@ -172,3 +172,16 @@ def test_an_unfinished_rebase_is_named_not_worked_around(clones: tuple[Vault, Va
     git_dir.mkdir()
     with pytest.raises(VaultError, match="git rebase is unfinished"):
         _sync(first, "laptop")
+
+
+def test_archived_on_one_machine_reinforced_on_the_other(clones: tuple[Vault, Vault]) -> None:
+    """git follows the move into archive/ and our driver merges the counters there."""
+    first, second = clones
+    MemoryStore(first).move(MID, to_archive=True, mutate=lambda r: {"recalls": r.recalls + 1})
+    MemoryStore(second).update(MID, lambda r: {"recalls": r.recalls + 2, "stability": 10.5})
+    _sync(first, "laptop")
+    assert _sync(second, "desktop").conflicts == []
+    record = MemoryStore(second).read(MID)
+    assert record.archived
+    assert (record.recalls, record.stability) == (3, 10.5)
+    assert not (second.memories_dir / f"{MID}.md").exists()
