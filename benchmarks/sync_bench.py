@@ -4,9 +4,12 @@ same memories on both sides, and new memories), synced both ways; and the
 index of the receiving side catching up.
 
     .venv/bin/python -m benchmarks.sync_bench [--n 10000] [--changes 100] [--overlap 10]
+        [--transfer]
 
 Prints seconds per step; asserts only that no conflict was left. Real git, our
-merge driver (run by git as `vault merge-driver`), the real model.
+merge driver (run by git as `vault merge-driver`), the real model. With
+--transfer, also `vault export --jsonl` of the first clone and its import into
+an empty vault, twice (the second run skips everything).
 """
 
 from __future__ import annotations
@@ -24,8 +27,11 @@ from benchmarks.index_bench import texts, write_vault
 from hooks.daemon.auto_sync import driver_command
 from indexer.embedder import SentenceTransformerEmbedder
 from indexer.index import VaultIndex
+from memory.config import MemoryConfig
+from memory.importers.core import Importer
+from memory.importers.jsonl import export_lines, read_lines
 from vault import frontmatter, git_sync
-from vault.clock import format_time, parse_time
+from vault.clock import format_time, parse_time, utc_now
 from vault.config import load_settings
 from vault.layout import Vault
 from vault.store import MemoryStore
@@ -69,6 +75,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=10000)
     parser.add_argument("--changes", type=int, default=100)
     parser.add_argument("--overlap", type=int, default=10, help="memories reinforced on both")
+    parser.add_argument("--transfer", action="store_true", help="also time export and import")
     args = parser.parse_args()
     reinforced = args.changes * 7 // 10
     new = args.changes - reinforced
@@ -109,6 +116,21 @@ def main() -> None:
         assert result.conflicts == [], "a conflict was left"
         assert back.conflicts == [], "a conflict was left"
         index.close()
+        if args.transfer:
+            transfer(laptop, work / "imported")
+
+
+def transfer(source: Vault, target_root: Path) -> None:
+    """Export every memory as JSONL, import it into an empty vault, then again."""
+    lines = timed("export --jsonl of the first clone", lambda: list(export_lines(source)))
+    items, errors = read_lines("\n".join(lines))
+    assert errors == []
+    target = Vault(target_root)
+    target.create_folders()
+    importer = Importer(target, MemoryConfig.default(), utc_now)
+    first = timed(f"import of {len(items)} lines into an empty vault", lambda: importer.run(items))
+    again = timed("the same import again (all skipped)", lambda: importer.run(items))
+    print(f"  first: {first.summary()}; again: {again.summary()}")
 
 
 if __name__ == "__main__":
