@@ -56,6 +56,8 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("capture", "llm_extraction", False, "also extract memories with `claude -p` (uses your plan)"),
     ("capture", "llm_model", "haiku", "model alias for `claude -p` extraction"),
     ("capture", "llm_budget_usd", 0.05, "most one extraction call may spend"),
+    ("sync", "sync_interval_minutes", 0, "the daemon runs `vault sync` this often; 0 = never"),
+    ("sync", "sync_quiet_seconds", 60, "automatic sync waits until no request came for this long"),
 )
 _TYPES = {key: type(default) for _, key, default, _ in DEFAULTS}
 

@@ -9,6 +9,7 @@ new file. Nothing here touches the disk.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -63,6 +64,21 @@ def parse(text: str) -> ParsedFile:
     return ParsedFile(dict(loaded), text[closing.end() :], fm_text, True, newline)
 
 
+def split(text: str) -> tuple[str, str] | None:
+    """(YAML block, body) without parsing the YAML (a quick scan over many
+    files); None when the file has no frontmatter or it never closes."""
+    opening = _OPEN.match(text)
+    closing = _CLOSE.search(text, opening.end()) if opening else None
+    if opening is None or closing is None:
+        return None
+    return text[opening.end() : closing.start()], text[closing.end() :]
+
+
+def load_scalar(text: str) -> Any:
+    """One YAML value as our parser reads it (None when it does not parse)."""
+    return _loads_back(text)
+
+
 def render_value(value: Any) -> str:
     """One-line YAML for a value we own (flow style for lists)."""
     if value is None:
@@ -79,6 +95,8 @@ def render_value(value: Any) -> str:
         return value.isoformat()
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(render_value(item) for item in value) + "]"
+    if isinstance(value, dict):  # a nested mapping (import_extra): JSON is YAML flow style
+        return json.dumps(value, ensure_ascii=False, default=str)
     text = str(value)
     if _PLAIN_SAFE.match(text) and _loads_back(text) == text:
         return text

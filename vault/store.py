@@ -17,6 +17,7 @@ from typing import Any
 
 from vault import frontmatter
 from vault.atomic import atomic_write, file_lock, fsync_path
+from vault.conflicts import MARKERS_REASON, conflict_copy_of, copy_reason, has_conflict_markers
 from vault.errors import BrokenFileError, ConcurrentEditError, MemoryNotFoundError, VaultError
 from vault.layout import Vault
 from vault.schema import MemoryRecord, to_record
@@ -47,7 +48,14 @@ class MemoryStore:
         except UnicodeDecodeError as exc:
             raise BrokenFileError(path, "not UTF-8 text") from exc
         except frontmatter.FrontmatterError as exc:
+            if has_conflict_markers(text):
+                raise BrokenFileError(path, MARKERS_REASON) from exc
             raise BrokenFileError(path, str(exc)) from exc
+        if has_conflict_markers(text):
+            raise BrokenFileError(path, MARKERS_REASON)
+        original = conflict_copy_of(path, parsed.meta)
+        if original is not None:
+            raise BrokenFileError(path, copy_reason(original))
         modified = datetime.fromtimestamp(mtime, UTC).replace(microsecond=0)
         return to_record(parsed.meta, parsed.body, path, self.vault.is_archived(path), modified)
 

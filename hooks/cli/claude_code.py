@@ -1,5 +1,6 @@
 """`vault capture`, `sweep`, `install` and `uninstall`: Claude Code's side,
-run by hand (the hooks run capture and sweep on their own)."""
+run by hand (the hooks run capture and sweep on their own); `install --agent`
+wires in another coding agent instead (hooks/cli/agents.py)."""
 
 from __future__ import annotations
 
@@ -52,27 +53,48 @@ def sweep(context: Context, now: datetime | None) -> None:
     click.echo(f"Captured from {len(report.captured)} transcripts; pruned: {pruned}.")
 
 
+AGENT_NAMES = ("claude", "codex", "cursor", "gemini", "opencode")
+agent_option = click.option(
+    "--agent", type=click.Choice(AGENT_NAMES), default="claude", show_default=True,
+    help="The coding agent to wire the vault into.",
+)  # fmt: skip
+project_option = click.option(
+    "--project", type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Cursor: also add the rules file to this project.",
+)  # fmt: skip
+
+
 @click.command()
 @click.option("--dry-run", is_flag=True, help="Print what would change; change nothing.")
-def install(dry_run: bool) -> None:
-    """Wire memory-vault into Claude Code: hooks, the MCP server, a CLAUDE.md block.
+@agent_option
+@project_option
+def install(dry_run: bool, agent: str, project: Path | None) -> None:
+    """Wire memory-vault into Claude Code (hooks, the MCP server, a CLAUDE.md block)
+    or, with --agent, into Codex, Cursor, Gemini CLI or OpenCode (MCP server, rules).
 
-    Example: vault install --dry-run
+    Example: vault install --agent codex --dry-run
     """
-    _run_installer(dry_run, remove=False)
+    _run_installer(dry_run, remove=False, agent=agent, project=project)
 
 
 @click.command()
 @click.option("--dry-run", is_flag=True, help="Print what would change; change nothing.")
-def uninstall(dry_run: bool) -> None:
+@agent_option
+@project_option
+def uninstall(dry_run: bool, agent: str, project: Path | None) -> None:
     """Remove exactly what `vault install` added (the vault itself is kept).
 
-    Example: vault uninstall
+    Example: vault uninstall --agent gemini
     """
-    _run_installer(dry_run, remove=True)
+    _run_installer(dry_run, remove=True, agent=agent, project=project)
 
 
-def _run_installer(dry_run: bool, remove: bool) -> None:
+def _run_installer(dry_run: bool, remove: bool, agent: str, project: Path | None) -> None:
+    if agent != "claude":
+        from hooks.cli.agents import run_agent_installer
+
+        run_agent_installer(agent, dry_run, remove, project)
+        return
     from hooks.claude_code.install import Installer
 
     installer = Installer(os.environ, dry_run)

@@ -10,7 +10,18 @@ from typing import Any
 
 import click
 
-from hooks.cli import association, bench, claude_code, demo, index, memories, recall, servers
+from hooks.cli import (
+    association,
+    bench,
+    claude_code,
+    demo,
+    index,
+    memories,
+    recall,
+    servers,
+    sync,
+    transfer,
+)
 from hooks.cli.common import Context
 from hooks.cli.errors import HANDLED, to_cli_error
 
@@ -52,6 +63,8 @@ COMMANDS: tuple[click.Command, ...] = (
     *(servers.serve, servers.daemon, servers.mcp),
     bench.bench,
     demo.demo,
+    *(sync.sync, sync.merge_driver),
+    *(transfer.import_, transfer.export),
 )
 for command in COMMANDS:
     main.add_command(command)

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from hooks.daemon.auto_sync import AutoSync
 from hooks.daemon.ops import EXPECTED_ERRORS, Reply, Step, dispatch_reply
 from hooks.daemon.protocol import (
     RAW_REPLY_OPS,
@@ -64,6 +65,7 @@ class Daemon:
         self._work = threading.Lock()  # one request (one encoder thread) at a time
         self._lock_fd: int | None = None
         self._watcher: VaultWatcher | None = None
+        self.auto_sync = AutoSync(vault, settings)
 
     # Life cycle ----------------------------------------------------------------
 
@@ -117,12 +119,24 @@ class Daemon:
                 try:
                     conn, _ = server.accept()
                 except TimeoutError:
+                    self._maybe_auto_sync()
                     continue
                 threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
         finally:
             server.close()
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
+
+    def _maybe_auto_sync(self) -> None:
+        if self.auto_sync.due(self.last_request, self._work.locked()):
+            threading.Thread(target=self._auto_sync, name="vault-auto-sync", daemon=True).start()
+
+    def _auto_sync(self) -> None:
+        result = self.auto_sync.run()
+        if result is not None and result.pulled:
+            with self._work:  # the watcher may have applied them already: then a no-op
+                report = self.service.sync()
+            log.info("index after automatic sync: %s", report.summary())
 
     def shutdown(self) -> None:
         if self._watcher is not None:

@@ -14,12 +14,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from hooks.daemon import client
 from hooks.daemon.ops import EXPECTED_ERRORS, dispatch
 from hooks.daemon.protocol import error_line
+from hooks.mcp.agent_source import agent_source
 from memory.service import MemoryService
 from vault.config import load_settings
 from vault.layout import Vault
@@ -97,6 +98,12 @@ def _listing(item: dict[str, Any]) -> dict[str, Any]:
     return {key: item[key] for key in ("id", "tier", "strength", "last_access", "preview")}
 
 
+def _client_name(ctx: Context) -> str | None:
+    """The name the client gave in its initialize request (None if unknown)."""
+    params = ctx.session.client_params
+    return params.client_info.name if params is not None else None
+
+
 def build_server(root: Path) -> MCPServer:
     backend = Backend(root)
     server = MCPServer("vault")
@@ -143,14 +150,15 @@ def _add_recall_tools(server: MCPServer, backend: Backend) -> None:
 
 def _add_memory_tools(server: MCPServer, backend: Backend) -> None:
     @server.tool()
-    def remember(text: str, kind: str = "fact", topic: str = "", tags: list[str] | None = None,
-                 project: str = "") -> dict[str, Any]:  # fmt: skip
+    def remember(ctx: Context, text: str, kind: str = "fact", topic: str = "",
+                 tags: list[str] | None = None, project: str = "") -> dict[str, Any]:  # fmt: skip
         """Save one durable statement worth remembering across sessions and projects:
         a decision, preference, convention or project fact, in one or two sentences.
         kind: preference | decision | fact | procedure. Secrets are redacted. Returns
         the new memory's id."""
+        source = agent_source(os.environ, _client_name(ctx))  # which agent said it
         args = {"text": text, "kind": kind, "topic": topic, "tags": tags or [],
-                "project": project, "source": "mcp"}  # fmt: skip
+                "project": project, "source": source}  # fmt: skip
         record = backend.call("jot", args)
         return _memory(record)
 
