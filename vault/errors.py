@@ -29,9 +29,7 @@ class BrokenFileError(VaultError):
     Such a file is reported and never rewritten.
     """
 
-    def __init__(
-        self, path: Path, reason: str, fix: str = "fix the frontmatter by hand"
-    ) -> None:
+    def __init__(self, path: Path, reason: str, fix: str = "fix the frontmatter by hand") -> None:
         super().__init__(f"{path}: {reason} ({fix}; the file is left untouched)")
         self.path = path
         self.reason = reason

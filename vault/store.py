@@ -164,7 +164,7 @@ def _updated(
     """`text` with `changes`. A note without `created` gets the one it was read
     with (its mtime), so a rewrite never moves it to "now"; a note without
     frontmatter keeps its tier (curated) when the block we add appears."""
-    pinned = {} if parsed.meta.get("created") else {"created": record.created}
+    pinned: dict[str, Any] = {} if parsed.meta.get("created") else {"created": record.created}
     if not parsed.has_frontmatter:
         pinned["tier"] = record.tier
     try:

@@ -138,7 +138,8 @@ def test_a_symlink_is_never_read_or_written(vault: Vault, outside: Path, folder:
         store.move("host-link", to_archive=folder == "memories")
     with pytest.raises(BrokenFileError, match="symbolic link"):
         store.delete("host-link")
-    assert link.is_symlink() and os.readlink(link) == str(outside)
+    assert link.is_symlink()
+    assert os.readlink(link) == str(outside)
     assert outside.read_text() == "root:x:0:0:secret outside the vault\n"
 
 
@@ -153,4 +154,5 @@ def test_a_new_memory_never_replaces_a_dangling_symlink(vault: Vault, tmp_path: 
     link.symlink_to(tmp_path / "nowhere.md")
     with pytest.raises(FileExistsError):
         MemoryStore(vault).create("taken", {"id": "taken"}, "text\n")
-    assert link.is_symlink() and not (tmp_path / "nowhere.md").exists()
+    assert link.is_symlink()
+    assert not (tmp_path / "nowhere.md").exists()

@@ -44,7 +44,9 @@ def test_dotdot_cannot_climb_out(allowed: Path) -> None:
         read_source(allowed / ".." / ".." / "etc" / "passwd", [allowed], 1000)
 
 
-@pytest.mark.parametrize("path", ["/proc/self/environ", "/dev/zero", "/dev/null", "/sys/power/state"])
+@pytest.mark.parametrize(
+    "path", ["/proc/self/environ", "/dev/zero", "/dev/null", "/sys/power/state"]
+)
 def test_special_files_are_refused_even_without_folders(path: str) -> None:
     with pytest.raises(RefusedSourceError, match="special file|not a regular file"):
         read_source(Path(path), None, 1000)
