@@ -2,7 +2,7 @@
 memories shown to a session). Updated under a lock, written atomically; losing
 one loses no memory. A file that does not parse is never silently replaced: it
 is renamed aside (`<name>.corrupt-<time>`), logged, and the data is rebuilt by
-the owner's `recover` (empty when there is none).
+the owner's `recover(corrupt bytes)` (empty when there is none).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 
 class JsonState:
-    def __init__(self, path: Path, recover: Callable[[], Data] | None = None) -> None:
+    def __init__(self, path: Path, recover: Callable[[bytes], Data] | None = None) -> None:
         self.path = path
         self.lock = path.with_name(f".{path.name}.lock")
         self.recover = recover
@@ -60,7 +60,7 @@ class JsonState:
         while aside.exists():
             aside = aside.with_name(aside.name + "-1")
         os.replace(self.path, aside)
-        recovered = self.recover() if self.recover is not None else {}
+        recovered = self.recover(aside.read_bytes()) if self.recover is not None else {}
         log.warning(
             "%s did not parse; kept it as %s and %s",
             self.path,

@@ -108,3 +108,22 @@ def test_a_symlink_in_memories_is_reported_and_never_recalled(
             verb("host-link")
     assert os.readlink(link) == str(outside)
     assert outside.read_text() == "we always deploy the outside host on fridays\n"
+
+
+def test_files_we_cannot_use_are_listed_by_status_and_left_alone(service: MemoryService) -> None:
+    dropped = {
+        "huge.md": b"word " * 300_000,
+        "binary.md": bytes(range(256)) * 8,
+        "empty.md": b"",
+        "yaml.md": b"---\nstability: [7\n---\nbody\n",
+        "bom.md": "\ufeff---\ntopic: testing\n---\nA note with a BOM.\n".encode(),
+    }
+    for name, data in dropped.items():
+        (service.vault.memories_dir / name).write_bytes(data)
+    problems = dict(service.status().problems)
+    assert set(problems) == {f"memories/{name}" for name in dropped if name != "bom.md"}
+    assert service.show("bom")[0].topic == "testing"
+    report = service.index.apply([service.vault.memories_dir / "empty.md"])  # the watcher's way
+    assert [path for path, _ in report.problems] == ["memories/empty.md"]
+    for name, data in dropped.items():
+        assert (service.vault.memories_dir / name).read_bytes() == data

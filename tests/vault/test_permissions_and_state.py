@@ -84,9 +84,9 @@ def test_a_state_file_that_does_not_parse_is_set_aside_and_logged(
 def test_a_corrupt_state_file_is_rebuilt_by_its_recovery(tmp_path: Path) -> None:
     path = tmp_path / "cursors.json"
     path.write_text('{"a": {"offset": 1')
-    state = JsonState(path, recover=lambda: {"a": {"offset": 99}})
-    assert state.read() == {"a": {"offset": 99}}
-    assert json.loads(path.read_text()) == {"a": {"offset": 99}}
+    state = JsonState(path, recover=lambda corrupt: {"a": {"offset": len(corrupt)}})
+    assert state.read() == {"a": {"offset": 18}}
+    assert json.loads(path.read_text()) == {"a": {"offset": 18}}
     assert len(list(tmp_path.glob("cursors.json.corrupt-*"))) == 1
 
 
