@@ -1,11 +1,9 @@
 """Vault settings: defaults, config.toml and VAULT_* overrides.
 
-Settings are a flat mapping of unique key names grouped in TOML tables for
-readability. Every key has a default; `config.toml` may set any of them; an
-environment variable `VAULT_<KEY>` (upper case) overrides both. A list setting
-(folders) is a TOML list of strings, or one string split like PATH (`a:b`).
-The caller passes the environment in; this module never reads it.
-"""
+Settings are a flat mapping of unique keys grouped in TOML tables. Every key
+has a default; `config.toml` may set any; `VAULT_<KEY>` overrides both. A list
+setting is a TOML list of strings or one PATH-style string (`a:b`). The caller
+passes the environment in; this module never reads it."""
 
 from __future__ import annotations
 

@@ -1,11 +1,9 @@
 """Parse and rewrite memory files without disturbing what a person wrote.
 
-`parse` splits a file into its YAML block (parsed by python-frontmatter's YAML
-handler) and its body, kept byte for byte. `update` rewrites only the
-top-level keys we own, one line each, in place; every other line of the file,
-comments and unknown keys included, stays exactly as it was; so do a leading
-UTF-8 BOM and CRLF line ends. `render` writes a new file. Nothing here touches
-the disk.
+`parse` splits a file into its YAML block and its body, kept byte for byte.
+`update` rewrites only the top-level keys we own, one line each, in place;
+comments, unknown keys, a leading BOM and CRLF line ends stay as they were.
+`render` writes a new file. Nothing here touches the disk.
 """
 
 from __future__ import annotations

@@ -2,10 +2,8 @@
 
 Every read-modify-write holds the memory's lock, re-reads the file, applies
 only the fields we own, and replaces the file atomically, retrying if an editor
-changed it in between. A file we cannot use (broken frontmatter, not text,
-empty, too large, a symbolic link) is reported (`BrokenFileError`) and never
-rewritten. A note without `created` gets it from its mtime on its first rewrite.
-"""
+changed it in between. A file we cannot use (bad YAML, not text, empty, over
+1 MiB, a symbolic link) is reported (`BrokenFileError`) and never rewritten."""
 
 from __future__ import annotations
 

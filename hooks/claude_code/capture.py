@@ -1,11 +1,8 @@
 """Capture from Claude Code transcripts: incremental, exactly once, crash-safe.
-Only transcripts under the Claude config folder's projects/ (or a folder in
-`transcripts_allowed`) are read. Each has a byte cursor (cursors.py); a run
-holds the transcript's lock, redacts the turns after the cursor, extracts
-durable statements, files them and advances it. The sweep does this for every
-recent transcript left behind (crashed sessions), then daily maintenance when
-due (memory/maintenance.py).
-"""
+Only transcripts under <claude dir>/projects (or `transcripts_allowed`) are read;
+under the transcript's lock a run redacts the turns after its cursor
+(cursors.py), extracts and files durable statements, and advances it. The sweep
+does this for every recent transcript left behind, then daily maintenance."""
 
 from __future__ import annotations
 

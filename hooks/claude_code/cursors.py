@@ -1,9 +1,7 @@
-"""How far each transcript was captured, kept in two places so a transcript is
-never captured twice: .state/cursors.json (read on every capture) and an
-append-only journal, .state/captured.jsonl (one line per advance, compacted
-when large). A cursors file that does not parse is set aside and rebuilt from
-the journal and whatever entries of the broken file still read (vault/state.py);
-a torn journal line is skipped.
+"""How far each transcript was captured, in two places so none is captured
+twice: .state/cursors.json and an append-only journal, .state/captured.jsonl
+(compacted when large). A cursors file that does not parse is set aside and
+rebuilt from the journal and the broken file's readable entries (vault/state.py).
 """
 
 from __future__ import annotations

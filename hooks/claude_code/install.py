@@ -2,12 +2,10 @@
 
 Adds our hook entries to <claude dir>/settings.json (absolute path to this
 environment's `vault-hook`; other hooks untouched; a backup written),
-registers the MCP server at user scope with `claude mcp add`, and adds a marked
-block to <claude dir>/CLAUDE.md. Idempotent; `uninstall` removes exactly what
-was added and, when nothing else changed, restores the files byte for byte. A
-user-scope server named "vault" that is not ours (another command than this
-environment's `vault mcp`) is reported and left alone.
-The claude dir is $CLAUDE_CONFIG_DIR or ~/.claude.
+registers the MCP server at user scope with `claude mcp add` (a "vault" server
+that is not ours is left alone), and adds a marked block to CLAUDE.md.
+Idempotent; `uninstall` removes exactly what was added, byte for byte when
+nothing else changed. The claude dir is $CLAUDE_CONFIG_DIR or ~/.claude.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """Project identity from a working directory. Standard library only.
 
-The configured `project_override` when there is one; else the normalised
-`origin` URL of the git repository (github.com/acme/api), else the path of its
-git common directory's parent, so subfolders and worktrees of one repository
-are one project; "" outside any repository or for a path the system refuses.
-"""
+`project_override` when set; else the normalised `origin` URL of the git
+repository (github.com/acme/api), else its common git folder's parent, so
+subfolders and worktrees are one project; "" outside a repository."""
 
 from __future__ import annotations
 

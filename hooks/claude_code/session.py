@@ -2,11 +2,8 @@
 
 Capture is handed to the warm daemon (it replies at once and works after
 replying) or, without one, to a detached `vault capture` process, so no hook
-waits for a model; SessionEnd's 1.5 s budget is never at risk. SessionStart
-prints a briefing, then asks for a sweep (transcripts of crashed sessions,
-prune when due) in the background. A transcript outside Claude's projects/
-(or `transcripts_allowed`) is refused unread; an event with a path part longer
-than a file name can be is dropped (logged once).
+waits for a model; a transcript outside Claude's projects/ is refused unread.
+SessionStart prints a briefing, then asks for a sweep in the background.
 """
 
 from __future__ import annotations

@@ -2,10 +2,9 @@
 
 Each tool talks to the warm daemon when one answers (starting one if none
 does) and otherwise runs the same operation in-process. Results are compact
-and bounded; bad input comes back as a tool error with a clear message, and
-the server never dies on it. Stdout is the protocol: logs go to stderr.
-`purge` is deliberately not exposed to the model, and `ingest` reads only the
-current project, the vault and the folders in `ingest_allowed`.
+and bounded; bad input is a tool error and the server never dies on it.
+Stdout is the protocol: logs go to stderr. `purge` is not exposed to the
+model; `ingest` reads only the project, the vault and `ingest_allowed`.
 """
 
 from __future__ import annotations
