@@ -1,12 +1,14 @@
 """Encoding: a memory enters the vault. `jot` writes a cheap episodic
 fragment; `ingest` makes (or updates) a curated memory from a file. Both
-redact secrets first, index the new file, and file and link it.
+redact secrets first (from the text and from every field, id and file name
+made from it), index the new file, and file and link it.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,9 @@ from vault.errors import VaultError
 from vault.frontmatter import FrontmatterError, parse
 from vault.ids import make_id, slugify, validate_id
 from vault.schema import MemoryRecord, as_strings
+from vault.source_files import read_source
+
+MAX_SOURCE_BYTES = 1_000_000  # an ingested note, with its frontmatter, stays under 1 MiB
 
 
 def jot(
@@ -37,18 +42,18 @@ def jot(
     was said (a transcript's timestamp; never later than now); its strength
     starts now either way."""
     service.require_vault()
-    body = redact(text).strip()
+    body = redact(_printable(text)).strip()
     if not body:
         raise RecallError("nothing to remember: the text is empty (or entirely private)")
     now = service.clock()
     fields = {
-        "topic": topic,
-        "tags": [slugify(t, 4) for t in tags if t.strip()],
-        "project": project,
-        "session": session,
+        "topic": redact(topic),
+        "tags": _tags(tags),
+        "project": redact(project),
+        "session": redact(session),
         "source": source,
     }
-    meta = _new_memory(min(created, now) if created else now, now, "episodic", kind, fields)
+    meta = _new_memory(min(created, now) if created else now, now, "episodic", redact(kind), fields)
     meta.update(stability=service.config.episodic_base_stability, salience=salience)
     for attempt in range(20):
         memory_id = make_id(body, meta["created"], salt=str(attempt) if attempt else "")
@@ -69,25 +74,29 @@ def ingest(
     topic: str = "",
     tags: Iterable[str] = (),
     project: str = "",
+    allowed: Sequence[Path] | None = None,
 ) -> MemoryRecord:
-    """A curated memory from a Markdown or text file; re-ingesting updates it."""
+    """A curated memory from a Markdown or text file; re-ingesting updates it and
+    keeps the topic, tags and project not given again. `allowed`: the only
+    folders the file may be in (None: anywhere but the system's special files)."""
     service.require_vault()
     source = source.expanduser().absolute()
-    body, meta = _read_note(source)
+    body, meta = _read_note(source, allowed)
     digest = hashlib.blake2b(str(source).encode(), digest_size=2).hexdigest()
-    memory_id = validate_id(f"{slugify(source.stem, 8)}-{digest}")
+    memory_id = validate_id(f"{slugify(redact(source.stem), 8)}-{digest}")
     now = service.clock()
-    changes: dict[str, Any] = {
-        "topic": topic or str(meta.get("topic") or ""),
-        "tags": list(tags) or list(as_strings(meta.get("tags")) or ()),
-        "project": project,
-        "source": "ingest",
-        "source_path": str(source),
-    }
     try:
         existing: MemoryRecord | None = service.store.read(memory_id)
     except VaultError:
         existing = None
+    kept = existing.topic if existing else "", existing.tags if existing else ()
+    changes: dict[str, Any] = {
+        "topic": redact(topic or str(meta.get("topic") or "") or kept[0]),
+        "tags": _tags(tags) or _tags(as_strings(meta.get("tags")) or ()) or list(kept[1]),
+        "project": redact(project) or (existing.project if existing else ""),
+        "source": "ingest",
+        "source_path": redact(str(source)),
+    }
     if existing is None:
         fields = _new_memory(now, now, "curated", "note", changes)
         fields.update(id=memory_id, stability=service.config.curated_base_stability)
@@ -99,16 +108,12 @@ def ingest(
     return _associate(service, memory_id, path)
 
 
-def _read_note(source: Path) -> tuple[str, dict[str, Any]]:
+def _read_note(source: Path, allowed: Sequence[Path] | None) -> tuple[str, dict[str, Any]]:
     """The redacted body of a note and its frontmatter (empty when it has none)."""
-    if not source.is_file():
-        raise RecallError(f"{source}: no such file")
     try:
-        text = source.read_text(encoding="utf-8")
+        text = _printable(read_source(source, allowed, MAX_SOURCE_BYTES).decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise RecallError(f"{source}: not UTF-8 text; only Markdown and text files") from exc
-    except OSError as exc:
-        raise RecallError(f"{source}: cannot be read ({exc.strerror})") from exc
     try:
         parsed = parse(text)
         body, meta = (parsed.body if parsed.has_frontmatter else text), parsed.meta
@@ -118,6 +123,19 @@ def _read_note(source: Path) -> tuple[str, dict[str, Any]]:
     if not body.strip():
         raise RecallError(f"{source}: the file is empty")
     return body, meta
+
+
+def _printable(text: str) -> str:
+    """`text`, refused when it holds a NUL or nothing but control characters."""
+    if "\x00" in text:
+        raise RecallError("the text contains a NUL character; send plain text")
+    if text.strip() and all(unicodedata.category(c) == "Cc" or c.isspace() for c in text):
+        raise RecallError("the text holds only control characters; send plain text")
+    return text
+
+
+def _tags(tags: Iterable[str]) -> list[str]:
+    return [slugify(redact(tag), 4) for tag in tags if tag.strip()]
 
 
 def _new_memory(

@@ -70,7 +70,7 @@ def status(service: ServiceContext) -> Status:
         for (low, high), label in zip(HISTOGRAM, histogram, strict=True):
             if low <= value < high:
                 histogram[label] += 1
-    archive_bytes = sum(f.stat().st_size for f in service.vault.memory_files(archived=True))
+    archive_bytes = sum(f.lstat().st_size for f in service.vault.memory_files(archived=True))
     stats = service.index.stats()
     stats["last_sync"] = report.summary()
     return Status(

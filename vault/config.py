@@ -1,10 +1,9 @@
 """Vault settings: defaults, config.toml and VAULT_* overrides.
 
-Settings are a flat mapping of unique key names grouped in TOML tables for
-readability. Every key has a default; `config.toml` may set any of them; an
-environment variable `VAULT_<KEY>` (upper case) overrides both. The caller
-passes the environment in; this module never reads it.
-"""
+Settings are a flat mapping of unique keys grouped in TOML tables. Every key
+has a default; `config.toml` may set any; `VAULT_<KEY>` overrides both. A list
+setting is a TOML list of strings or one PATH-style string (`a:b`). The caller
+passes the environment in; this module never reads it."""
 
 from __future__ import annotations
 
@@ -56,6 +55,8 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("capture", "llm_extraction", False, "also extract memories with `claude -p` (uses your plan)"),
     ("capture", "llm_model", "haiku", "model alias for `claude -p` extraction"),
     ("capture", "llm_budget_usd", 0.05, "most one extraction call may spend"),
+    ("capture", "transcripts_allowed", [], "folders of transcripts besides <claude>/projects"),
+    ("ingest", "ingest_allowed", [], "folders MCP ingest may read besides the vault and project"),
     ("sync", "sync_interval_minutes", 0, "the daemon runs `vault sync` this often; 0 = never"),
     ("sync", "sync_quiet_seconds", 60, "automatic sync waits until no request came for this long"),
 )
@@ -81,7 +82,7 @@ class Settings:
 def load_settings(
     config_path: Path | str | None, environ: Mapping[str, str] | None = None
 ) -> Settings:
-    values = {key: default for _, key, default, _ in DEFAULTS}
+    values = {key: _copy(default) for _, key, default, _ in DEFAULTS}
     try:
         text = ""
         if config_path and os.path.isfile(config_path):
@@ -114,10 +115,20 @@ def _has_settings(text: str) -> bool:
     )
 
 
+def _copy(default: Any) -> Any:
+    return list(default) if isinstance(default, list) else default
+
+
 def _coerce(key: str, value: Any, origin: str) -> Any:
     if key not in _TYPES:
         raise VaultError(f"{origin}: unknown setting {key!r}")
     wanted = _TYPES[key]
+    if wanted is list:
+        if isinstance(value, str):
+            return [part for part in value.split(os.pathsep) if part]
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return list(value)
+        raise VaultError(f"{origin}: {key} must be a list of folders, got {value!r}")
     try:
         if wanted is bool:
             if isinstance(value, str):
@@ -142,6 +153,9 @@ def default_config_text() -> str:
         if tbl != table:
             lines += ["", f"[{tbl}]"]
             table = tbl
-        shown = f'"{default}"' if isinstance(default, str) else str(default).lower()
+        if isinstance(default, list):
+            shown = "[" + ", ".join(f'"{item}"' for item in default) + "]"
+        else:
+            shown = f'"{default}"' if isinstance(default, str) else str(default).lower()
         lines.append(f"# {key} = {shown}    # {comment}")
     return "\n".join(lines) + "\n"

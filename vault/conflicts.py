@@ -21,9 +21,10 @@ _COPY_NAMES = (
     re.compile(r"^(?P<original>.+?) \(\d{1,3}\)$"),  # Google Drive, OneDrive: "name (1)"
     re.compile(r"^(?P<original>.+?) \d{1,3}$"),  # iCloud: "name 2"
 )
+# (reason, fix) for BrokenFileError
 MARKERS_REASON = (
-    "unresolved merge conflict (git conflict markers <<<<<<< ======= >>>>>>>): keep one "
-    "version of the marked lines, delete the markers, then run `vault sync`"
+    "unresolved merge conflict (git conflict markers <<<<<<< ======= >>>>>>>)",
+    "keep one version of the marked lines, delete the markers, then run `vault sync`",
 )
 
 
@@ -60,8 +61,9 @@ def conflict_copy_of(path: Path, meta: dict[str, Any]) -> str | None:
     return None
 
 
-def copy_reason(original: str) -> str:
+def copy_reason(original: str) -> tuple[str, str]:
+    """(reason, fix) for BrokenFileError."""
     return (
-        f"a cloud-sync conflict copy of {original}.md (never indexed): merge what differs "
-        "into the original, then delete this file"
+        f"a cloud-sync conflict copy of {original}.md (never indexed)",
+        "merge what differs into the original, then delete this file",
     )

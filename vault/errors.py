@@ -23,15 +23,14 @@ class MemoryNotFoundError(VaultError):
 
 
 class BrokenFileError(VaultError):
-    """A memory file whose frontmatter does not parse or does not validate.
+    """A memory file we cannot use: its frontmatter does not parse or validate,
+    it is not text, empty or too large, or it is a symbolic link.
 
     Such a file is reported and never rewritten.
     """
 
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(
-            f"{path}: {reason} (fix the frontmatter by hand; the file is left untouched)"
-        )
+    def __init__(self, path: Path, reason: str, fix: str = "fix the frontmatter by hand") -> None:
+        super().__init__(f"{path}: {reason} ({fix}; the file is left untouched)")
         self.path = path
         self.reason = reason
 

@@ -1,10 +1,9 @@
 """Parse and rewrite memory files without disturbing what a person wrote.
 
-`parse` splits a file into its YAML block (parsed by python-frontmatter's YAML
-handler) and its body, kept byte for byte. `update` rewrites only the
-top-level keys we own, one line each, in place; every other line of the file,
-comments and unknown keys included, stays exactly as it was. `render` writes a
-new file. Nothing here touches the disk.
+`parse` splits a file into its YAML block and its body, kept byte for byte.
+`update` rewrites only the top-level keys we own, one line each, in place;
+comments, unknown keys, a leading BOM and CRLF line ends stay as they were.
+`render` writes a new file. Nothing here touches the disk.
 """
 
 from __future__ import annotations
@@ -20,7 +19,8 @@ from frontmatter.default_handlers import YAMLHandler
 
 from vault.clock import format_time
 
-_OPEN = re.compile(r"\A---[ \t]*\r?\n")
+BOM = "\ufeff"
+_OPEN = re.compile(r"\A\ufeff?---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.MULTILINE)
 _TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]|\r?$|\n)")
 _PLAIN_SAFE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:/@+-]*$")
@@ -46,7 +46,7 @@ def parse(text: str) -> ParsedFile:
     newline = "\r\n" if "\r\n" in text[:200] else "\n"
     opening = _OPEN.match(text)
     if not opening:
-        return ParsedFile({}, text, "", False, newline)
+        return ParsedFile({}, text.removeprefix(BOM), "", False, newline)
     closing = _CLOSE.search(text, opening.end())
     if not closing:
         raise FrontmatterError("frontmatter opens with '---' but never closes")
@@ -111,9 +111,9 @@ def _loads_back(text: str) -> Any:
         return None
 
 
-def render(meta: dict[str, Any], body: str) -> str:
+def render(meta: dict[str, Any], body: str, newline: str = "\n") -> str:
     lines = [f"{key}: {render_value(value)}" for key, value in meta.items()]
-    return "---\n" + "\n".join(lines) + "\n---\n" + body
+    return f"---{newline}" + newline.join(lines) + f"{newline}---{newline}" + body
 
 
 def update(text: str, changes: dict[str, Any]) -> str:
@@ -125,8 +125,9 @@ def update(text: str, changes: dict[str, Any]) -> str:
     """
     parsed = parse(text)
     nl = parsed.newline
-    if not parsed.has_frontmatter:
-        return render(dict(changes), text)
+    if not parsed.has_frontmatter:  # a block goes first (after a BOM, if any)
+        bom = BOM if text.startswith(BOM) else ""
+        return bom + render(dict(changes), parsed.body, nl)
     lines = parsed.fm_text.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += nl

@@ -1,7 +1,8 @@
 """The vault's folders, and where a memory's file lives.
 
 memories/ holds active memories (subfolders allowed), archive/ the cold ones in
-the same format. .index/ is disposable; .state/ is small bookkeeping.
+the same format. .index/ is disposable; .state/ is small bookkeeping. A
+symbolic link is listed (so it can be reported) but never located for use.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from vault.errors import InvalidIdError, MemoryNotFoundError
+from vault.errors import BrokenFileError, InvalidIdError, MemoryNotFoundError
 from vault.ids import validate_id
 
 MEMORIES = "memories"
@@ -91,21 +92,26 @@ class Vault:
     def locate(self, memory_id: str, hint: Path | None = None) -> Path:
         """The file of `memory_id`, active or archived."""
         validate_id(memory_id)
-        if hint is not None and hint.stem == memory_id and hint.is_file():
-            return hint
         name = f"{memory_id}{SUFFIX}"
-        for folder in (self.memories_dir, self.archive_dir):
-            direct = folder / name
-            if direct.is_file():
-                return direct
+        candidates = [self.memories_dir / name, self.archive_dir / name]
+        if hint is not None and hint.name == name:
+            candidates.insert(0, hint)
+        for path in candidates:
+            if path.is_symlink():
+                raise symlink_refused(path)
+            if path.is_file():
+                return path
         for folder in (self.memories_dir, self.archive_dir):
             for path in self._walk(folder):
                 if path.name == name:
+                    if path.is_symlink():
+                        raise symlink_refused(path)
                     return path
         raise MemoryNotFoundError(f"no memory with id {memory_id!r} in {self.root}")
 
     def memory_files(self, archived: bool | None = None) -> Iterator[Path]:
-        """Every memory file; `archived` None means both sides."""
+        """Every memory file (symbolic links too, never followed into folders);
+        `archived` None means both sides."""
         if archived in (None, False):
             yield from self._walk(self.memories_dir)
         if archived in (None, True):
@@ -125,8 +131,23 @@ class Vault:
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(Path(entry.path))
-                elif entry.name.endswith(SUFFIX) and entry.is_file(follow_symlinks=False):
+                elif entry.name.endswith(SUFFIX) and (
+                    entry.is_file(follow_symlinks=False) or entry.is_symlink()
+                ):
                     yield Path(entry.path)
+
+
+def symlink_refused(path: Path) -> BrokenFileError:
+    """The error for a symbolic link where a memory file should be."""
+    try:
+        target = f" to {os.readlink(path)}"
+    except OSError:
+        target = ""
+    return BrokenFileError(
+        path,
+        f"a symbolic link{target}; memory-vault never follows links in the vault",
+        "put the file itself there instead",
+    )
 
 
 def inside(root: Path, path: Path) -> Path:

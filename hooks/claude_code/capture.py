@@ -1,9 +1,8 @@
 """Capture from Claude Code transcripts: incremental, exactly once, crash-safe.
-Each transcript has a byte cursor in .state/cursors.json; a run holds the
-transcript's lock, extracts durable statements after the cursor, files them and
-advances it. The sweep does this for every recent transcript left behind
-(crashed sessions), then daily maintenance when due (memory/maintenance.py).
-"""
+Only transcripts under <claude dir>/projects (or `transcripts_allowed`) are read;
+under the transcript's lock a run redacts the turns after its cursor
+(cursors.py), extracts and files durable statements, and advances it. The sweep
+does this for every recent transcript left behind, then daily maintenance."""
 
 from __future__ import annotations
 
@@ -14,51 +13,51 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
-from hooks.claude_code.config_dir import claude_dir
-from hooks.claude_code.project import project_identity
+from hooks.claude_code.config_dir import claude_dir, transcript_folders
+from hooks.claude_code.cursors import Cursors
+from hooks.claude_code.project import project_for
 from hooks.claude_code.transcript import read_turns
 from memory.capture import CaptureReport, capture
 from memory.extract import Statement, extract
 from memory.maintenance import prune_if_due
+from memory.redact import redact
 from memory.service import MemoryService
 from vault.atomic import file_lock
 from vault.clock import format_time
 from vault.daily import append_daily
-from vault.state import JsonState
+from vault.source_files import RefusedSourceError, check_source
 
 log = logging.getLogger(__name__)
 TRANSCRIPT_MAX_AGE_DAYS = 30  # Claude Code deletes transcripts after cleanupPeriodDays (30)
 
 
-def _cursors(service: MemoryService) -> JsonState:
-    return JsonState(service.vault.state_dir / "cursors.json")
-
-
 def capture_transcript(
-    service: MemoryService, transcript: Path, session: str = "", project: str = ""
+    service: MemoryService,
+    transcript: Path,
+    session: str = "",
+    project: str = "",
+    environ: Mapping[str, str] = os.environ,
 ) -> CaptureReport:
-    key = str(transcript.expanduser().resolve())
+    """Capture what was said after the transcript's cursor; a transcript outside
+    the allowed folders is refused (RefusedSourceError) before it is read."""
+    folders = transcript_folders(environ, service.settings["transcripts_allowed"])
+    resolved = check_source(transcript, folders, "transcripts_allowed")
+    key = str(resolved)
     digest = hashlib.sha1(key.encode()).hexdigest()[:16]
+    cursors = Cursors(service.vault.state_dir)
     with file_lock(service.vault.state_dir / "locks" / f"transcript-{digest}.lock"):
-        entry = _cursors(service).read().get(key, {})
-        offset = int(entry.get("offset", 0)) if isinstance(entry, dict) else 0
-        turns, new_offset = read_turns(Path(key), offset)
-        session = session or next((t.session for t in turns if t.session), Path(key).stem)
+        turns, new_offset = read_turns(resolved, cursors.offset(key))
+        session = redact(session or next((t.session for t in turns if t.session), resolved.stem))
         cwd = next((t.cwd for t in turns if t.cwd), "")
-        project = project or service.settings["project_override"] or project_identity(cwd)
-        pairs = [(t.role, t.text) for t in turns]
+        project = redact(project or project_for(service.settings["project_override"], cwd))
+        pairs = [(t.role, redact(t.text)) for t in turns]  # before any sentence is split
         statements = _statements(service, pairs, [t.timestamp for t in turns])
         report = capture(service, statements, session, project)
         now = service.clock()
         if report.total:
-            append_daily(service.vault, now, _daily_entry(now, session, project, report))
-
-        def advance(data: dict[str, Any]) -> None:
-            data[key] = {"offset": new_offset, "session": session, "updated": format_time(now)}
-
-        _cursors(service).update(advance)
+            append_daily(service.vault, now, redact(_daily_entry(now, session, project, report)))
+        cursors.advance(key, new_offset, session, format_time(now))
     return report
 
 
@@ -92,21 +91,22 @@ def _daily_entry(now: datetime, session: str, project: str, report: CaptureRepor
 
 
 def pending_transcripts(service: MemoryService, environ: Mapping[str, str]) -> list[Path]:
-    """Recent transcripts with content after their cursor (or never captured)."""
+    """Recent transcripts with content after their cursor (or never captured);
+    links that lead out of the allowed folders are left out."""
     root = claude_dir(environ) / "projects"
     if not root.is_dir():
         return []
-    cursors = _cursors(service).read()
+    folders = transcript_folders(environ, service.settings["transcripts_allowed"])
+    offsets = Cursors(service.vault.state_dir).offsets()
     oldest = service.clock().timestamp() - TRANSCRIPT_MAX_AGE_DAYS * 86400
     pending = []
     for path in sorted(root.glob("*/*.jsonl")):
         try:
-            stat = path.stat()
-        except OSError:
+            resolved = check_source(path, folders, "transcripts_allowed")
+            stat = resolved.stat()
+        except (RefusedSourceError, OSError):
             continue
-        entry = cursors.get(str(path.resolve()), {})
-        offset = int(entry.get("offset", 0)) if isinstance(entry, dict) else 0
-        if stat.st_mtime >= oldest and stat.st_size > offset:
+        if stat.st_mtime >= oldest and stat.st_size > offsets.get(str(resolved), 0):
             pending.append(path)
     return pending
 
@@ -127,7 +127,7 @@ def sweep(
     report = SweepReport()
     pending = pending_transcripts(service, environ)
     for done, path in enumerate(pending, 1):
-        captured = capture_transcript(service, path)
+        captured = capture_transcript(service, path, environ=environ)
         if captured.total:
             report.captured[str(path)] = captured.total
         if progress is not None:

@@ -1,7 +1,7 @@
 """`vault-hook EVENT`: the entry point Claude Code runs for every hook.
 
 Whatever its input, it prints only hook JSON (or nothing) and exits 0: a
-failure is logged to .state/hooks.log and one line goes to stderr. Inside our
+failure is logged to .state/hooks.log (rotated) and one line goes to stderr. Inside our
 own `claude -p` child (MEMORY_VAULT_CHILD=1) it does nothing. Imports stay
 inside the handlers, so the prompt path loads only the standard library.
 """
@@ -49,16 +49,12 @@ HANDLERS: dict[str, Callable[[], None]] = {
 
 def _log_failure(event: str) -> None:
     try:
-        import datetime
         import traceback
 
-        from vault.paths import resolve_vault_home
+        from hooks.claude_code import hook_log
+        from vault.paths import vault_home
 
-        log = resolve_vault_home(None, os.environ) / ".state" / "hooks.log"
-        if log.parent.is_dir():
-            stamp = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-            with open(log, "a", encoding="utf-8") as handle:
-                handle.write(f"{stamp} {event}\n{traceback.format_exc()}\n")
+        hook_log.append(vault_home(None, os.environ), f"{event}\n{traceback.format_exc()}")
     except Exception:  # logging must never turn a hook failure into a broken session
         return
 

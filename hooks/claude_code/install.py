@@ -2,10 +2,10 @@
 
 Adds our hook entries to <claude dir>/settings.json (absolute path to this
 environment's `vault-hook`; other hooks untouched; a backup written),
-registers the MCP server at user scope with `claude mcp add`, and adds a marked
-block to <claude dir>/CLAUDE.md. Idempotent; `uninstall` removes exactly what
-was added and, when nothing else changed, restores the files byte for byte.
-The claude dir is $CLAUDE_CONFIG_DIR or ~/.claude.
+registers the MCP server at user scope with `claude mcp add` (a "vault" server
+that is not ours is left alone), and adds a marked block to CLAUDE.md.
+Idempotent; `uninstall` removes exactly what was added, byte for byte when
+nothing else changed. The claude dir is $CLAUDE_CONFIG_DIR or ~/.claude.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hooks.claude_code.config_dir import claude_dir
+from hooks.claude_code.config_dir import claude_dir, user_config_file
 from vault.atomic import atomic_write
 
 MARKER = "vault-hook"
@@ -220,15 +220,54 @@ class Installer:
                 f"MCP: claude exited {result.returncode}: {result.stderr.strip()[:200]}"
             )
 
+    def _registered(self) -> dict[str, Any] | None | str:
+        """The user-scope MCP server named vault: its entry, None when there is
+        none, or why we cannot tell."""
+        path = user_config_file(self.environ)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            return f"{path} cannot be read ({exc})"
+        servers = data.get("mcpServers") if isinstance(data, dict) else None
+        entry = servers.get("vault") if isinstance(servers, dict) else None
+        return entry if isinstance(entry, dict) else None
+
+    def _not_ours(self, entry: dict[str, Any] | str) -> str | None:
+        """Why the registered server must be left alone, or None when it is ours."""
+        if isinstance(entry, str):
+            return f'cannot tell whether the MCP server "vault" is ours: {entry}'
+        args = entry.get("args")
+        command = [entry.get("command"), *(args if isinstance(args, list) else [])]
+        if command == [str(bin_dir() / "vault"), "mcp"]:
+            return None
+        shown = " ".join(str(part) for part in command)
+        return (
+            f'an MCP server named "vault" runs `{shown}`, not this environment\'s; left as '
+            "it is (remove it with `claude mcp remove vault --scope user`)"
+        )
+
     def install_mcp(self) -> None:
+        registered = self._registered()
+        if registered is not None:
+            reason = self._not_ours(registered)
+            self.actions.append(f"MCP: {reason or 'already registered at user scope'}")
+            return
         vault = str(bin_dir() / "vault")
-        self._claude("mcp", "remove", "vault", "--scope", "user")
-        self.actions.pop()  # removing a stale entry first is housekeeping, not news
         self._claude(
             "mcp", "add", "--scope", "user", "--transport", "stdio", "vault", "--", vault, "mcp"
         )
 
     def uninstall_mcp(self) -> None:
+        registered = self._registered()
+        if registered is None:
+            self.actions.append("MCP: no server named vault at user scope")
+            return
+        reason = self._not_ours(registered)
+        if reason is not None:
+            self.actions.append(f"MCP: {reason}")
+            return
         self._claude("mcp", "remove", "vault", "--scope", "user")
 
     # All ------------------------------------------------------------------------

@@ -1,15 +1,26 @@
 """Project identity from a working directory. Standard library only.
 
-The normalised `origin` URL of the git repository (github.com/acme/api), else
-the path of its git common directory's parent, so subfolders and worktrees of
-one repository are one project; "" outside any repository.
-"""
+`project_override` when set; else the normalised `origin` URL of the git
+repository (github.com/acme/api), else its common git folder's parent, so
+subfolders and worktrees are one project; "" outside a repository."""
 
 from __future__ import annotations
 
 import configparser
 import re
 from pathlib import Path
+
+MAX_NAME_BYTES = 255  # NAME_MAX: a longer path part cannot exist on Linux or macOS
+
+
+def fits(path: str) -> bool:
+    """Whether every part of `path` could be a file name (at most 255 bytes)."""
+    return all(len(part.encode("utf-8", "replace")) <= MAX_NAME_BYTES for part in path.split("/"))
+
+
+def project_for(override: str, cwd: str | Path | None) -> str:
+    """The project of a hook's working directory: the override wins over git."""
+    return override or project_identity(cwd)
 
 
 def git_common_dir(start: Path) -> Path | None:
@@ -39,9 +50,12 @@ def normalise_remote(url: str) -> str:
 
 
 def project_identity(cwd: str | Path | None) -> str:
-    if not cwd:
+    if not cwd or not fits(str(cwd)):
         return ""
-    common = git_common_dir(Path(cwd))
+    try:
+        common = git_common_dir(Path(cwd))
+    except (OSError, UnicodeDecodeError):  # unreadable .git file, a path the system refuses
+        return ""
     if common is None:
         return ""
     config = configparser.ConfigParser(strict=False, interpolation=None)

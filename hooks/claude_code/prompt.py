@@ -48,7 +48,7 @@ def without_daemon(root_text: str, raw: str, settings: Settings, environ: Mappin
     from pathlib import Path
 
     from hooks.claude_code import confirmation
-    from hooks.claude_code.project import project_identity
+    from hooks.claude_code.project import project_for
     from hooks.claude_code.prompt_answer import Tiers, answer_prompt, event_fields
     from memory.config import MemoryConfig
     from memory.keyword_recall import keyword_recall
@@ -72,7 +72,7 @@ def without_daemon(root_text: str, raw: str, settings: Settings, environ: Mappin
             parse_time(now_text) if now_text else utc_now(),
             MemoryConfig.from_settings(settings),
             settings["bm25_saturation"],
-            project_identity(cwd or None) or None,
+            project_for(settings["project_override"], cwd or None) or None,
         )
 
     def confirm(ids: list[str]) -> None:

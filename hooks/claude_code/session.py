@@ -2,9 +2,8 @@
 
 Capture is handed to the warm daemon (it replies at once and works after
 replying) or, without one, to a detached `vault capture` process, so no hook
-waits for a model; SessionEnd's 1.5 s budget is never at risk. SessionStart
-prints a briefing, then asks for a sweep (transcripts of crashed sessions,
-prune when due) in the background.
+waits for a model; a transcript outside Claude's projects/ is refused unread.
+SessionStart prints a briefing, then asks for a sweep in the background.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hooks.claude_code.project import project_identity
+from hooks.claude_code.project import fits, project_for
 from hooks.daemon import client
 from vault.config import load_settings
 from vault.paths import resolve_vault_home
@@ -53,36 +52,61 @@ def capture(event_name: str, environ: Mapping[str, str] = os.environ) -> None:
     root = _vault_root(environ)
     if event is None or root is None:
         return
+    request = capture_request(event, root, environ)
+    if request is not None:
+        _background(root, "capture", *request)
+
+
+def capture_request(
+    event: dict[str, Any], root: Path, environ: Mapping[str, str]
+) -> tuple[dict[str, Any], list[str]] | None:
+    """The daemon request and the CLI fallback that capture this event's transcript;
+    None when there is none, or it is not a transcript we may read (not read then)."""
+    from hooks.claude_code.config_dir import claude_dir, transcript_folders
+    from vault.source_files import RefusedSourceError, check_source
+
     transcript = event.get("agent_transcript_path") or event.get("transcript_path")
-    if not isinstance(transcript, str) or not Path(transcript).is_file():
-        return
+    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
+    if not isinstance(transcript, str) or not _paths_fit(root, transcript, cwd or ""):
+        return None
+    settings = load_settings(root / "config.toml", environ)
+    folders = transcript_folders(environ, settings["transcripts_allowed"])
+    try:
+        check_source(Path(transcript), folders, "transcripts_allowed")
+    except RefusedSourceError:
+        return None
     session = str(event.get("session_id") or "")
-    project = project_identity(event.get("cwd") if isinstance(event.get("cwd"), str) else None)
-    args = {"transcript": transcript, "session": session, "project": project,
-            "now": environ.get("VAULT_NOW")}  # fmt: skip
+    project = project_for(settings["project_override"], cwd)
+    args = {
+        "transcript": transcript,
+        "session": session,
+        "project": project,
+        "claude_config_dir": str(claude_dir(environ)),
+        "now": environ.get("VAULT_NOW"),
+    }
     cli = ["capture", "--transcript", transcript, "--session", session, "--project", project]
-    _background(root, "capture", args, cli)
+    return args, cli
+
+
+def _paths_fit(root: Path, *paths: str) -> bool:
+    """False (logged once) when a path part is longer than a file name can be."""
+    if all(fits(path) for path in paths):
+        return True
+    from hooks.claude_code import hook_log
+
+    hook_log.note_once(
+        root, "long-path", "dropped a hook event: a path part is over 255 characters"
+    )
+    return False
 
 
 def session_start(environ: Mapping[str, str] = os.environ) -> None:
-    from hooks.claude_code.context_text import CLAUDE_CODE_LIMIT, briefing_text
-    from memory.briefing import strongest
-    from memory.config import MemoryConfig
-    from vault.clock import parse_time, utc_now
-    from vault.daily import recent_daily
-    from vault.layout import Vault
-
     event = _event()
     root = _vault_root(environ)
     if event is None or root is None:
         return
-    settings = load_settings(root / "config.toml", environ)
-    now = parse_time(environ["VAULT_NOW"]) if environ.get("VAULT_NOW") else utc_now()
     cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
-    project = project_identity(cwd) or None
-    limit = min(settings["hook_context_chars"], CLAUDE_CODE_LIMIT)
-    items = strongest(root, now, MemoryConfig.from_settings(settings), project)
-    text = briefing_text(items, recent_daily(Vault(root), now, limit // 3), limit)
+    text = briefing(root, cwd, environ) if _paths_fit(root, cwd or "") else ""
     if text:
         output = {
             "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}
@@ -93,3 +117,21 @@ def session_start(environ: Mapping[str, str] = os.environ) -> None:
 
     sweep_args = {"claude_config_dir": str(claude_dir(environ)), "now": environ.get("VAULT_NOW")}
     _background(root, "sweep", sweep_args, ["sweep"])
+
+
+def briefing(root: Path, cwd: str | None, environ: Mapping[str, str]) -> str:
+    """SessionStart's context for a session in `cwd`: the strongest memories (the
+    project's first) and the recent daily log."""
+    from hooks.claude_code.context_text import CLAUDE_CODE_LIMIT, briefing_text
+    from memory.briefing import strongest
+    from memory.config import MemoryConfig
+    from vault.clock import parse_time, utc_now
+    from vault.daily import recent_daily
+    from vault.layout import Vault
+
+    settings = load_settings(root / "config.toml", environ)
+    now = parse_time(environ["VAULT_NOW"]) if environ.get("VAULT_NOW") else utc_now()
+    project = project_for(settings["project_override"], cwd) or None
+    limit = min(settings["hook_context_chars"], CLAUDE_CODE_LIMIT)
+    items = strongest(root, now, MemoryConfig.from_settings(settings), project)
+    return briefing_text(items, recent_daily(Vault(root), now, limit // 3), limit)

@@ -11,6 +11,8 @@ memories, which would otherwise be captured from themselves).
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,12 +78,21 @@ def _turn(line: dict[str, Any]) -> tuple[str, Turn] | None:
     return key, turn
 
 
+def _no_follow(path: str, flags: int) -> int:
+    """Open without following a final symbolic link or blocking on a FIFO."""
+    fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{path}: not a regular file")
+    return fd
+
+
 def read_turns(path: Path, offset: int = 0) -> tuple[list[Turn], int]:
     """Turns in complete lines after `offset`, and the offset to resume from."""
-    size = path.stat().st_size
-    if offset > size:
-        offset = 0  # the file was replaced or truncated: start over
-    with open(path, "rb") as handle:
+    with open(path, "rb", opener=_no_follow) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if offset > size:
+            offset = 0  # the file was replaced or truncated: start over
         handle.seek(offset)
         data = handle.read(MAX_READ)
     end = data.rfind(b"\n") + 1

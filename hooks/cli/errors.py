@@ -12,10 +12,17 @@ from hooks.daemon.protocol import error_line
 from indexer.errors import IndexerError, ModelUnavailableError
 from memory.errors import RecallError
 from vault.errors import BrokenFileError, InvalidIdError, MemoryNotFoundError, VaultError
+from vault.source_files import RefusedSourceError
 
 
 class CliError(click.ClickException):
     exit_code = 1
+
+
+class BadArgument(CliError):
+    """A bad id or a path we refuse to read: the person's input, so a usage error."""
+
+    exit_code = 2
 
 
 class VaultInvalid(CliError):
@@ -32,7 +39,9 @@ class DaemonDown(CliError):
 
 def to_cli_error(exc: Exception) -> click.ClickException:
     message = error_line(exc)
-    if isinstance(exc, (InvalidIdError, MemoryNotFoundError, RecallError)):
+    if isinstance(exc, (InvalidIdError, RefusedSourceError)):
+        return BadArgument(message)
+    if isinstance(exc, (MemoryNotFoundError, RecallError)):
         return CliError(message)
     if isinstance(exc, (BrokenFileError, VaultError)):
         return VaultInvalid(message)

@@ -126,14 +126,15 @@ def op_recall_associative(service: MemoryService, args: Args) -> Reply:
 def op_prompt_event(service: MemoryService, args: Args) -> Reply:
     """The prompt hook's raw event, answered in the warm process with the exact
     line the hook prints (the hook only forwards stdin and prints this)."""
-    from hooks.claude_code.project import project_identity
+    from hooks.claude_code.project import project_for
     from hooks.claude_code.prompt_answer import answer_prompt, event_fields
 
     fields = event_fields(args.get("event"))
     if fields is None:
         return Reply({"output": ""})
     prompt, session, cwd = fields
-    options = RecallOptions(limit=5, project=project_identity(cwd) or None, see_also=False)
+    project = project_for(service.settings["project_override"], cwd) or None
+    options = RecallOptions(limit=5, project=project, see_also=False)
     confident: list[Hit] = []
 
     def recall() -> dict[str, Any]:
@@ -184,8 +185,11 @@ def op_jot(service: MemoryService, args: Args) -> Reply:
 
 
 def op_ingest(service: MemoryService, args: Args) -> Reply:
+    """`allowed` (folders), when given, are the only places the file may be in
+    (the MCP server sends them; the person's own `vault ingest` sends none)."""
     path = Path(_text(args, "path"))
-    record = service.ingest(path, topic=_optional_text(args, "topic"))
+    allowed = [Path(folder) for folder in _texts(args, "allowed")] if "allowed" in args else None
+    record = service.ingest(path, topic=_optional_text(args, "topic"), allowed=allowed)
     return Reply(_shown(service, record.id))
 
 
@@ -244,26 +248,33 @@ def op_sync(service: MemoryService, args: Args) -> Reply:
 # Claude Code transcripts ------------------------------------------------------
 
 
+def _claude_environ(args: Args) -> dict[str, str]:
+    """The daemon's environment with the caller's Claude config folder."""
+    config_dir = _optional_text(args, "claude_config_dir")
+    return {**os.environ, **({"CLAUDE_CONFIG_DIR": config_dir} if config_dir else {})}
+
+
 def op_capture(service: MemoryService, args: Args) -> Reply:
     from hooks.claude_code.capture import capture_transcript
+    from hooks.claude_code.config_dir import transcript_folders
+    from vault.source_files import check_source
 
     path = Path(_text(args, "transcript"))
-    if not path.is_file():
-        raise RecallError(f"{path}: no such transcript")
+    environ = _claude_environ(args)
+    allowed = service.settings["transcripts_allowed"]
+    check_source(path, transcript_folders(environ, allowed), "transcripts_allowed")
     session, project = _optional_text(args, "session"), _optional_text(args, "project")
-    return Reply(
-        {"queued": str(path)}, (lambda: capture_transcript(service, path, session, project),)
-    )
+    capture = partial(capture_transcript, service, path, session, project, environ)
+    return Reply({"queued": str(path)}, (capture,))
 
 
 def op_sweep(service: MemoryService, args: Args) -> Reply:
     from hooks.claude_code.capture import capture_transcript, pending_transcripts
     from memory.maintenance import maintenance_steps
 
-    config_dir = _optional_text(args, "claude_config_dir")
-    environ = {**os.environ, **({"CLAUDE_CONFIG_DIR": config_dir} if config_dir else {})}
+    environ = _claude_environ(args)
     pending = pending_transcripts(service, environ)
-    steps = [partial(capture_transcript, service, path) for path in pending]
+    steps = [partial(capture_transcript, service, path, environ=environ) for path in pending]
     return Reply({"queued": [str(p) for p in pending]}, (*steps, *maintenance_steps(service)))
 
 

@@ -2,15 +2,16 @@
 
 Each tool talks to the warm daemon when one answers (starting one if none
 does) and otherwise runs the same operation in-process. Results are compact
-and bounded; bad input comes back as a tool error with a clear message, and
-the server never dies on it. Stdout is the protocol: logs go to stderr.
-`purge` is deliberately not exposed to the model.
+and bounded; bad input is a tool error and the server never dies on it.
+Stdout is the protocol: logs go to stderr. `purge` is not exposed to the
+model; `ingest` reads only the project, the vault and `ingest_allowed`.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,15 @@ class Backend:
             settings = load_settings(vault.config_path, os.environ)
             self._service = MemoryService(vault, settings, embed_on_write=True)
         return self._service
+
+
+def ingest_folders(root: Path, environ: Mapping[str, str]) -> tuple[str, list[str]]:
+    """The current project (CLAUDE_PROJECT_DIR, else the server's working folder)
+    and every folder MCP `ingest` may read: the project, the vault and the
+    `ingest_allowed` setting's folders."""
+    project = environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+    configured = load_settings(root / "config.toml", environ)["ingest_allowed"]
+    return project, [project, str(root), *(os.path.expanduser(f) for f in configured)]
 
 
 def _short(text: str) -> str:
@@ -185,8 +195,13 @@ def _add_memory_tools(server: MCPServer, backend: Backend) -> None:
 
     @server.tool()
     def ingest(path: str, topic: str = "") -> dict[str, Any]:
-        """Store a Markdown or text file as a curated memory (re-ingesting updates it)."""
-        return _memory(backend.call("ingest", {"path": path, "topic": topic}))
+        """Store a Markdown or text file as a curated memory (re-ingesting updates it).
+        Only files in the current project, the vault, or folders the user listed in
+        `ingest_allowed` are read."""
+        project, allowed = ingest_folders(backend.root, os.environ)
+        absolute = os.path.join(project, os.path.expanduser(path))  # relative: to the project
+        args = {"path": absolute, "topic": topic, "allowed": allowed}
+        return _memory(backend.call("ingest", args))
 
 
 def _add_vault_tools(server: MCPServer, backend: Backend) -> None:

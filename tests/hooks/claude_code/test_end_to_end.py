@@ -192,69 +192,6 @@ def test_crashed_session_is_captured_at_next_session_start_exactly_once(
     assert cursors[str(crashed.resolve())]["offset"] == crashed.stat().st_size
 
 
-SECRETS = [
-    "AKIAIOSFODNN7EXAMPLE",
-    "ASIAJEXAMPLEXEH2QXYZ",
-    "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
-    "github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
-    "glpat-" + "abcdefghij0123456789",
-    "sk-ant-" + "api03-abcdefghijklmnopqrstuvwxyz0123",
-    "sk-proj-" + "abcdefghijklmnopqrstuvwxyz012345",
-    "sk_live_" + "abcdefghijklmnop1234",
-    "xoxb-" + "123456789012-abcdefghijkl",
-    "AIza" + "SyA1234567890abcdefghijklmnopqrstuv",
-    "hf_" + "abcdefghijklmnopqrstuvwxyz0123456",
-    "npm_" + "abcdefghijklmnopqrstuvwxyz0123456789",
-    "SG." + "abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG",
-    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
-    "hunter2-db-password",
-    "Tr0ub4dor&3-horse",
-    "s3cr3t-client-value",
-    "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC",
-    "correct-horse-battery-staple",
-    "dop_v1_" + "a" * 64,
-]
-PRIVATE = "Remember <private>my home address is 12 Elm St</private> we decided on tabs."
-SECRET_TURNS = [
-    f"We decided the deploy key is {SECRETS[0]} for now.",
-    f"From now on always use the temporary key {SECRETS[1]} in CI.",
-    f"We decided to use the token {SECRETS[2]} for the release bot.",
-    f"Let's go with {SECRETS[3]} as the GitHub token.",
-    f"We decided GitLab uses {SECRETS[4]} going forward.",
-    f"Always call Claude with {SECRETS[5]} in staging.",
-    f"We decided OPENAI_API_KEY={SECRETS[6]} is the shared key.",
-    f"We decided Stripe runs on {SECRETS[7]} in production.",
-    f"Always post alerts with Slack token {SECRETS[8]}.",
-    f"We decided maps use {SECRETS[9]} for geocoding.",
-    f"Always download models with {SECRETS[10]}.",
-    f"We decided npm publishing uses {SECRETS[11]}.",
-    f"We decided mail goes through SendGrid key {SECRETS[12]}.",
-    f"We decided to send Authorization: Bearer {SECRETS[13]} to the API.",
-    f"We decided the database url is postgres://app:{SECRETS[14]}@db.internal:5432/app.",
-    f"We decided DB_PASSWORD={SECRETS[15]} for the replica.",
-    f'We decided client_secret: "{SECRETS[16]}" in the OAuth config.',
-    f"We decided to keep -----BEGIN PRIVATE KEY-----\n{SECRETS[17]}\n"
-    "-----END PRIVATE KEY----- in the vault.",
-    f"Always remember the admin password is {SECRETS[18]}.",
-    f"We decided DigitalOcean uses {SECRETS[19]} for droplets.",
-]
-
-
-def test_twenty_secret_formats_never_reach_the_vault(vault: Vault, tmp_path: Path) -> None:
-    path = transcript(
-        tmp_path / "t" / "secrets.jsonl",
-        "sec",
-        tmp_path,
-        [("user", turn) for turn in SECRET_TURNS] + [("user", PRIVATE)],
-    )
-    result = capture_cli(vault, path, dict(os.environ))
-    assert result.returncode == 0, result.stderr
-    assert len(memories(vault)) >= 15
-    blobs = [p.read_bytes() for p in vault.root.rglob("*") if p.is_file()]
-    for secret in [*SECRETS, "12 Elm St"]:
-        assert not any(secret.encode() in blob for blob in blobs), secret
-
-
 FUZZ_WORKER = textwrap.dedent(
     """
     import io, json, random, sys, time
@@ -349,7 +286,7 @@ def test_optional_llm_extraction_runs_claude_p_without_hooks(vault: Vault, tmp_p
     (bin_dir / "claude").write_text(FAKE_CLAUDE_P)
     (bin_dir / "claude").chmod(0o755)
     path = transcript(
-        tmp_path / "t" / "llm.jsonl",
+        tmp_path / "home" / ".claude" / "projects" / "-t" / "llm.jsonl",
         "llm",
         tmp_path,
         [("user", "ok so we ship on tuesdays, after standup")],

@@ -9,14 +9,26 @@ import subprocess
 import sys
 from pathlib import Path
 
-FAKE_CLAUDE = """#!/bin/sh
-echo "$@" >> "$FAKE_CLAUDE_LOG"
-if [ "$2" = "remove" ] && ! grep -q "mcp add" "$FAKE_CLAUDE_LOG.state" 2>/dev/null; then
-  echo "No MCP server found with name: vault" >&2; exit 1
-fi
-if [ "$2" = "add" ]; then echo "mcp add" > "$FAKE_CLAUDE_LOG.state"; fi
-if [ "$2" = "remove" ]; then rm -f "$FAKE_CLAUDE_LOG.state"; fi
-exit 0
+FAKE_CLAUDE = f"""#!{sys.executable}
+# Stands in for `claude mcp add|remove --scope user`: logs the call and keeps the
+# user-scope servers in <CLAUDE_CONFIG_DIR>/.claude.json, as Claude Code does.
+import json, os, sys
+args = sys.argv[1:]
+with open(os.environ["FAKE_CLAUDE_LOG"], "a") as log:
+    log.write(" ".join(args) + "\\n")
+path = os.path.join(os.environ["CLAUDE_CONFIG_DIR"], ".claude.json")
+data = json.load(open(path)) if os.path.exists(path) else {{}}
+servers = data.setdefault("mcpServers", {{}})
+if args[:2] == ["mcp", "add"]:
+    name, command = args[args.index("--") - 1], args[args.index("--") + 1 :]
+    if name in servers:
+        sys.exit(f"MCP server {{name}} already exists in user config")
+    servers[name] = {{"type": "stdio", "command": command[0], "args": command[1:], "env": {{}}}}
+elif args[:2] == ["mcp", "remove"]:
+    if args[2] not in servers:
+        sys.exit(f"No MCP server found with name: {{args[2]}}")
+    del servers[args[2]]
+json.dump(data, open(path, "w"))
 """
 ORIGINAL_SETTINGS = """{
     "model": "opus",
@@ -100,3 +112,21 @@ def test_dry_run_changes_nothing_and_broken_settings_are_refused(tmp_path: Path)
     assert broken.returncode == 1
     assert "settings.json is not valid JSON" in broken.stderr
     assert settings.read_text() == "{ not json"
+
+
+def test_a_vault_mcp_server_that_is_not_ours_is_left_alone(tmp_path: Path) -> None:
+    setup(tmp_path)
+    theirs = {"mcpServers": {"vault": {"type": "stdio", "command": "/opt/hashicorp/vault-mcp",
+                                       "args": [], "env": {}}}, "numStartups": 3}  # fmt: skip
+    config = tmp_path / "claude" / ".claude.json"
+    config.write_text(json.dumps(theirs))
+    installed = run(tmp_path, "install")
+    assert installed.returncode == 0, installed.stderr
+    assert "/opt/hashicorp/vault-mcp" in installed.stdout
+    assert "left as it is" in installed.stdout
+    removed = run(tmp_path, "uninstall")
+    assert removed.returncode == 0, removed.stderr
+    assert "left as it is" in removed.stdout
+    assert json.loads(config.read_text()) == theirs
+    log = tmp_path / "claude-calls.log"
+    assert not log.exists() or "mcp" not in log.read_text()

@@ -72,7 +72,7 @@ def test_vault_option_beats_env_and_cwd_is_never_used(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (("show", "../../etc/passwd"), 1, "path separators"),
+        (("show", "../../etc/passwd"), 2, "path separators"),
         (("show", "no-such-memory"), 1, "no memory with id"),
         (("jot", "<private>all of it</private>"), 1, "nothing to remember"),
         (("recall", "x", "--now", "yesterday-ish"), 2, "ISO 8601"),

@@ -37,9 +37,10 @@ def _stop_spawned_daemon(vault: Vault) -> Iterator[None]:
     stop(vault)  # the server starts a warm daemon on demand
 
 
-def params(vault: Vault) -> StdioServerParameters:
+def params(vault: Vault, project: Path | None = None) -> StdioServerParameters:
     env = {"VAULT_HOME": str(vault.root), "PATH": os.environ["PATH"], "HF_HUB_OFFLINE": "1",
-           "VAULT_DAEMON_IDLE_SECONDS": "60"}  # fmt: skip
+           "VAULT_DAEMON_IDLE_SECONDS": "60",
+           "CLAUDE_PROJECT_DIR": str(project or vault.root.parent)}  # fmt: skip
     return StdioServerParameters(command=sys.executable, args=["-m", "hooks.cli", "mcp"], env=env)
 
 
@@ -111,3 +112,27 @@ def test_mcp_inspector_cli_lists_tools_and_calls_recall(vault: Vault) -> None:
                             capture_output=True, text=True, env=env, timeout=180)  # fmt: skip
     assert called.returncode == 0, called.stderr
     assert "confident" in json.loads(called.stdout)["result"]["content"][0]["text"]
+
+
+async def test_ingest_reads_only_the_project_the_vault_and_allowed_folders(
+    vault: Vault, tmp_path: Path
+) -> None:
+    project, notes = tmp_path / "project", tmp_path / "notes"
+    for folder in (project, notes):
+        folder.mkdir()
+        (folder / "adr.md").write_text(f"The {folder.name} folder's decision: use Postgres.\n")
+    (project / "passwd.md").symlink_to("/etc/passwd")
+    async with Client(params(vault, project)) as c:
+        assert (await call(c, "ingest", path="adr.md"))["tier"] == "curated"  # project-relative
+        for path in ("/etc/passwd", "/proc/self/environ", str(notes / "adr.md"), "passwd.md",
+                     "../notes/adr.md"):  # fmt: skip
+            result = await c.call_tool("ingest", {"path": path})
+            assert result.is_error, path
+            assert "outside the folders" in result.content[0].text or "special" in (
+                result.content[0].text
+            ), result.content[0].text
+    vault.config_path.write_text(f'[ingest]\ningest_allowed = ["{notes}"]\n')
+    async with Client(params(vault, project)) as c:
+        assert (await call(c, "ingest", path=str(notes / "adr.md")))["tier"] == "curated"
+    bodies = " ".join(p.read_text() for p in vault.memories_dir.glob("*.md"))
+    assert "root:" not in bodies
