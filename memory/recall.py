@@ -33,6 +33,10 @@ class RecallOptions:
     reinforce: bool = True
     decay: bool = True  # False: rank by similarity alone (static-knowledge benchmarks)
     see_also: bool = True  # spreading activation to linked and same-session memories
+    signal: str = "hybrid"  # hybrid | vector (cosine alone) | keyword (BM25 alone)
+    kind: str | None = None  # filters: only memories of this kind, topic, project
+    topic: str | None = None
+    project_filter: str | None = None
 
 
 def recall(service: ServiceContext, query: str, options: RecallOptions | None = None) -> list[Hit]:
@@ -123,8 +127,24 @@ def _candidates(
     if opts.limit < 1:
         raise RecallError("the number of results must be at least 1")
     service.fresh()
-    candidates = service.index.search(query, k=max(opts.limit * 4, 20), filters=Filters(archived))
-    return [c for c in candidates if not opts.exclude_topic or c.row.topic != opts.exclude_topic]
+    filters = Filters(archived, opts.project_filter, opts.topic, kind=opts.kind)
+    candidates = service.index.search(query, k=max(opts.limit * 4, 20), filters=filters)
+    kept = [c for c in candidates if not opts.exclude_topic or c.row.topic != opts.exclude_topic]
+    return by_signal(kept, opts.signal)
+
+
+def by_signal(candidates: list[Candidate], signal: str) -> list[Candidate]:
+    """Candidates scored by one signal: `vector` (cosine) or `keyword` (normalised
+    BM25; candidates without a keyword match drop out), else the fused hybrid."""
+    if signal == "vector":
+        scored = [replace(c, similarity=max(0.0, c.cosine)) for c in candidates]
+    elif signal == "keyword":
+        scored = [replace(c, similarity=c.keyword) for c in candidates if c.keyword > 0]
+    elif signal == "hybrid":
+        return candidates
+    else:
+        raise RecallError(f"signal must be hybrid, vector or keyword, not {signal!r}")
+    return sorted(scored, key=lambda c: c.similarity, reverse=True)
 
 
 def _boost(service: ServiceContext, row: ManifestRow, opts: RecallOptions) -> float:

@@ -56,6 +56,20 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("capture", "llm_extraction", False, "also extract memories with `claude -p` (uses your plan)"),
     ("capture", "llm_model", "haiku", "model alias for `claude -p` extraction"),
     ("capture", "llm_budget_usd", 0.05, "most one extraction call may spend"),
+    (
+        "notes",
+        "briefing_periodic_share",
+        0.25,
+        "share of the briefing for this week's and month's notes; 0 = none",
+    ),
+    (
+        "notes",
+        "briefing_ccl_tier",
+        0,
+        "compress briefing memories with CCL tier 1-3 to fit more; 0 = plain English",
+    ),
+    ("compaction", "compaction_watch", False, "the daemon follows transcripts for compactions"),
+    ("compaction", "compaction_poll_seconds", 10.0, "how often the daemon's watcher looks"),
 )
 _TYPES = {key: type(default) for _, key, default, _ in DEFAULTS}
 

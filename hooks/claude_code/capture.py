@@ -36,6 +36,12 @@ def _cursors(service: MemoryService) -> JsonState:
     return JsonState(service.vault.state_dir / "cursors.json")
 
 
+def cursor_offset(service: MemoryService, transcript: Path) -> int:
+    """How far capture has read `transcript` (bytes); 0 when never captured."""
+    entry = _cursors(service).read().get(str(transcript.expanduser().resolve()), {})
+    return int(entry.get("offset", 0)) if isinstance(entry, dict) else 0
+
+
 def capture_transcript(
     service: MemoryService, transcript: Path, session: str = "", project: str = ""
 ) -> CaptureReport:

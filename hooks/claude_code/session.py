@@ -65,11 +65,9 @@ def capture(event_name: str, environ: Mapping[str, str] = os.environ) -> None:
 
 
 def session_start(environ: Mapping[str, str] = os.environ) -> None:
-    from hooks.claude_code.context_text import CLAUDE_CODE_LIMIT, briefing_text
-    from memory.briefing import strongest
-    from memory.config import MemoryConfig
+    from hooks.claude_code.briefing_extras import session_briefing
+    from hooks.claude_code.context_text import CLAUDE_CODE_LIMIT
     from vault.clock import parse_time, utc_now
-    from vault.daily import recent_daily
     from vault.layout import Vault
 
     event = _event()
@@ -81,8 +79,7 @@ def session_start(environ: Mapping[str, str] = os.environ) -> None:
     cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
     project = project_identity(cwd) or None
     limit = min(settings["hook_context_chars"], CLAUDE_CODE_LIMIT)
-    items = strongest(root, now, MemoryConfig.from_settings(settings), project)
-    text = briefing_text(items, recent_daily(Vault(root), now, limit // 3), limit)
+    text = session_briefing(Vault(root), now, settings, project, limit)
     if text:
         output = {
             "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}

@@ -10,7 +10,20 @@ from typing import Any
 
 import click
 
-from hooks.cli import association, bench, claude_code, demo, index, memories, recall, servers
+from hooks.cli import (
+    association,
+    bench,
+    ccl,
+    claude_code,
+    compaction,
+    demo,
+    index,
+    memories,
+    notes,
+    recall,
+    servers,
+    settings,
+)
 from hooks.cli.common import Context
 from hooks.cli.errors import HANDLED, to_cli_error
 
@@ -52,6 +65,10 @@ COMMANDS: tuple[click.Command, ...] = (
     *(servers.serve, servers.daemon, servers.mcp),
     bench.bench,
     demo.demo,
+    *(notes.daily, notes.weekly, notes.monthly, notes.quarterly, notes.yearly, notes.periodic),
+    compaction.compaction,
+    ccl.ccl,
+    settings.config,
 )
 for command in COMMANDS:
     main.add_command(command)
