@@ -25,6 +25,9 @@ _LEAD = "([{\"'*_"
 _TRAIL = ".,;:!?)]}\"'*_"
 _CODE = re.compile(r"^(?:```|~~~)[^\n]*\n[\s\S]*?(?:^(?:```|~~~)[^\n]*$|\Z)|`[^`\n]+`", re.M)
 _SPACE = re.compile(r"(\s+)")
+_BOLD = re.compile(r"\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*")
+_BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*")
+_LINE_END_STOP = re.compile(r"(?<=\s)([A-Za-z0-9'-]+)\.(?=[ \t]*$)", re.M)
 
 
 @dataclass(frozen=True)
@@ -140,7 +143,20 @@ def encode(text: str, tier: int, dictionary: Dictionary | None = None) -> str:
         return text
     book = dictionary or load_dictionary()
     coder = _Encoder(book.active(tier), book.dropped(tier), book.expansions)
-    return "".join(coder.prose(part) if prose else part for prose, part in _segments(text))
+    return "".join(
+        coder.prose(_restructured(part, tier)) if prose else part for prose, part in _segments(text)
+    )
+
+
+def _restructured(text: str, tier: int) -> str:
+    """The lossy layout changes: from T2 no bold markers or blank lines, at T3 no
+    full stop after a line's last plain word."""
+    if tier >= 2:
+        text = _BOLD.sub(r"\1", text)
+        text = _BLANK_LINES.sub("\n", text)
+    if tier >= 3:
+        text = _LINE_END_STOP.sub(r"\1", text)
+    return text
 
 
 def decode(text: str, dictionary: Dictionary | None = None) -> str:

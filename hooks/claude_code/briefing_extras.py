@@ -17,7 +17,7 @@ from vault.config import Settings
 from vault.daily import recent_daily
 from vault.layout import Vault
 
-LEGEND_SYMBOLS = ("&", "w/", "w/o", "->", "=>", "~", "[!]", "e.g.", "i.e.")
+LEGEND_SYMBOLS = ("&", "w/", "->", "[!]")
 
 
 def session_briefing(
@@ -69,5 +69,5 @@ def fitting(items: list[Briefed], room: int) -> list[Briefed]:
 def legend_text(tier: int) -> str:
     book = load_dictionary()
     expansions = book.expansions
-    shown = ", ".join(f"{s} = {expansions[s]}" for s in LEGEND_SYMBOLS if s in expansions)
-    return f"(CCL v{book.version} T{tier} shorthand; articles dropped; {shown})"
+    shown = " ".join(f"{s}={expansions[s]}" for s in LEGEND_SYMBOLS if s in expansions)
+    return f"(CCL v{book.version} T{tier}: {shown}; small words dropped)"
