@@ -74,8 +74,9 @@ def briefing_fit(texts: list[tuple[str, str]]) -> None:
     for tier in range(4):
         fits = []
         for start in range(0, len(sentences) - 15, 16):
-            items = [Briefed(1.0 - i / 100, f"2027-01-0{i % 9 + 1}-memory-{i:02d}-ab12", "episodic",
-                             text, 3.0) for i, text in enumerate(sentences[start : start + 16])]  # fmt: skip
+            group = sentences[start : start + 16]
+            items = [Briefed(1.0 - i / 100, f"2027-01-0{i % 9 + 1}-memory-{i:02d}-ab12",
+                             "episodic", text, 3.0) for i, text in enumerate(group)]  # fmt: skip
             shown = (
                 compressed(items, tier, BRIEFING_ROOM)[0] if tier else fitting(items, BRIEFING_ROOM)
             )

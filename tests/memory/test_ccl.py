@@ -25,7 +25,8 @@ CONTEXTS = ["{}", "({}),", "{} and more;", "Start: {}", '"{}"', "- {}\n- next", 
 
 
 def test_the_dictionary_is_published_and_versioned() -> None:
-    assert BOOK.version == "1.0" and BOOK.name == "memory-vault CCL"
+    assert BOOK.version == "1.0"
+    assert BOOK.name == "memory-vault CCL"
     assert {entry.tier for entry in BOOK.entries} == {1, 2, 3}
     assert len(BOOK.entries) > 100
 
@@ -59,7 +60,8 @@ def test_short_forms_already_in_the_text_are_escaped_and_come_back() -> None:
     text = "Set config & db near env, e.g. via fn or \\n, then w/ u vs them;"
     for tier in (1, 2, 3):
         assert decode(encode(text, tier)) == text
-    assert "\\config" in encode(text, 1) and "\\\\n" in encode(text, 1)
+    assert "\\config" in encode(text, 1)
+    assert "\\\\n" in encode(text, 1)
 
 
 def test_code_links_and_urls_are_left_alone() -> None:
@@ -106,8 +108,10 @@ def test_savings_grow_with_the_tier_on_real_text() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     rows = analyze(text, lambda t: len(t.split()))
     assert [r.tier for r in rows] == [0, 1, 2, 3]
-    assert rows[0].char_savings == 0 and rows[0].token_savings == 0
+    assert rows[0].char_savings == 0
+    assert rows[0].token_savings == 0
     assert 0 < rows[1].char_savings < rows[2].char_savings < rows[3].char_savings
-    assert rows[3].token_savings is not None and rows[3].token_savings > 0.1
+    assert rows[3].token_savings is not None
+    assert rows[3].token_savings > 0.1
     with pytest.raises(ValueError, match="tier"):
         encode(text, 4)

@@ -64,7 +64,8 @@ def test_a_week_of_daily_logs_becomes_a_weekly_note(service: MemoryService, cloc
     assert "flaky test" not in sections["open-threads"]  # done
     assert sections["summary"].startswith("4 memories captured (1 decision, 1 preference")
     assert "session w03" in split_source(text)[1]  # the raw logs below the separator
-    assert report.missing == [] and report.kept_edited == []
+    assert report.missing == []
+    assert report.kept_edited == []
 
 
 def test_resynthesis_keeps_hand_written_text_byte_for_byte(
@@ -136,7 +137,8 @@ def test_a_summariser_fills_the_summary_and_its_failure_falls_back(service, cloc
 
     report = synthesize_note(service, week, summarise)
     summary = next(b.content for b in blocks(note_path(service.vault, week).read_text()))
-    assert report.summary_by == "claude -p" and summary.startswith("A calm week (2027-W04")
+    assert report.summary_by == "claude -p"
+    assert summary.startswith("A calm week (2027-W04")
     assert "run migrations by hand" in seen[0]
 
     def broken(title: str, material: str) -> str:
@@ -154,6 +156,8 @@ def test_loading_recent_logs_and_notes_for_a_briefing(service: MemoryService, cl
     synthesize_note(service, parse_period("weekly", "2027-W04"))
     synthesize_note(service, parse_period("monthly", "2027-01"))
     loaded = periodic_load(service.vault, clock.now + timedelta(days=1), 10_000)  # next Monday
-    assert loaded.startswith("# 2027-W04") and "# 2027-01 (January 2027)" in loaded
-    assert "<!--" not in loaded and "session w03" not in loaded  # no markers, no raw source
+    assert loaded.startswith("# 2027-W04")
+    assert "# 2027-01 (January 2027)" in loaded
+    assert "<!--" not in loaded
+    assert "session w03" not in loaded
     assert len(periodic_load(service.vault, clock.now, 300)) == 300

@@ -72,8 +72,11 @@ def test_levels_nest_down_to_days() -> None:
     assert [d.key for d in days][0::6] == ["2027-01-25", "2027-01-31"]
 
 
-@pytest.mark.parametrize(("level", "key"), [("weekly", "2027-W54"), ("monthly", "2027-13"),
-                                            ("quarterly", "2027-Q5"), ("yearly", "27")])  # fmt: skip
+BAD_NAMES = [("weekly", "2027-W54"), ("monthly", "2027-13"), ("quarterly", "2027-Q5"),
+             ("yearly", "27")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("level", "key"), BAD_NAMES)
 def test_bad_period_names_are_refused(level: str, key: str) -> None:
     with pytest.raises(VaultError, match=key):
         parse_period(level, key)
@@ -82,7 +85,8 @@ def test_bad_period_names_are_refused(level: str, key: str) -> None:
 def test_notes_are_created_once_appended_above_the_source_and_listed(vault: Vault) -> None:
     week = parse_period("weekly", "2027-W04")
     path, created = create_note(vault, week, "# W04\n\n## Notes\n")
-    assert created and path == vault.root / "periodic" / "weekly" / "2027-W04.md"
+    assert created
+    assert path == vault.root / "periodic" / "weekly" / "2027-W04.md"
     assert create_note(vault, week, "other") == (path, False)
     merged = merge(read_note(vault, week) or "", {}, "raw source")
     path.write_text(merged.text)
