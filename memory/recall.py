@@ -44,11 +44,13 @@ def recall(service: ServiceContext, query: str, options: RecallOptions | None = 
     opts = options or RecallOptions()
     now = service.clock()
     ranked = []
+    # keyword-only: any keyword match counts (the bar is set on the fused scale)
+    bar = 0.0 if opts.signal == "keyword" else service.config.min_similarity
     for candidate in _candidates(service, query, opts, archived=False):
         current = service.strength_of(candidate.row, now) if opts.decay else 1.0
         if current < service.config.retrieval_floor:
             continue
-        if candidate.similarity < service.config.min_similarity:
+        if candidate.similarity < bar:
             continue
         boost = _boost(service, candidate.row, opts)
         ranked.append(Scored(score(candidate.similarity, current, boost), current, candidate))
@@ -147,6 +149,15 @@ def by_signal(candidates: list[Candidate], signal: str) -> list[Candidate]:
     return sorted(scored, key=lambda c: c.similarity, reverse=True)
 
 
+def _passes_filters(row: ManifestRow, opts: RecallOptions) -> bool:
+    """The kind, topic and project filters (see-also memories obey them too)."""
+    return (
+        (opts.kind is None or row.kind == opts.kind)
+        and (opts.topic is None or row.topic == opts.topic)
+        and (opts.project_filter is None or row.project == opts.project_filter)
+    )
+
+
 def _boost(service: ServiceContext, row: ManifestRow, opts: RecallOptions) -> float:
     boost = 1.0
     if opts.project and row.project == opts.project:
@@ -161,6 +172,8 @@ def _spread(
 ) -> list[Scored]:
     def admit(row: ManifestRow) -> float | None:
         if row.archived or (opts.exclude_topic and row.topic == opts.exclude_topic):
+            return None
+        if not _passes_filters(row, opts):
             return None
         current = service.strength_of(row, now) if opts.decay else 1.0
         return current if current >= service.config.retrieval_floor else None

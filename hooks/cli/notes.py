@@ -50,13 +50,27 @@ def _say(as_json: bool, data: Any, text: str) -> None:
         click.echo(text)
 
 
+def _checked_period(level: str) -> Any:
+    """A click callback: a period name of `level`, or a usage error that says why."""
+
+    def check(_: click.Context, __: click.Parameter, value: str | None) -> str | None:
+        from vault.errors import VaultError
+        from vault.periodic import parse_period
+
+        try:
+            return parse_period(level, value).key if value else None
+        except VaultError as exc:
+            raise click.BadParameter(str(exc)) from None
+
+    return check
+
+
 def _periodic_command(level: str) -> click.Command:
     example = EXAMPLES[level]
 
     @click.command(name=level)
-    @click.option(
-        "--period", metavar="KEY", help=f"Another period than the current, e.g. {example}."
-    )
+    @click.option("--period", callback=_checked_period(level), metavar="KEY",
+                  help=f"Another period than the current, e.g. {example}.")  # fmt: skip
     @click.option("--append", "text", metavar="TEXT", help="Add a dated line to the note.")
     @click.option("--list", "list_", is_flag=True, help=f"List every {level} note.")
     @click.option("--synthesize", is_flag=True, help="Fill the note from the level below.")

@@ -135,9 +135,11 @@ def test_the_cli_scans_logs_and_counts(vault: Vault, tmp_path: Path) -> None:
     assert scanned.returncode == 0, scanned.stderr
     assert [e["pre_tokens"] for e in json.loads(scanned.stdout)["events"]] == [990013]
     logged = vault_cli("compaction", "--log", env=env)
-    assert "auto" in logged.stdout and "990013 -> 2547 tokens (-99.7%)" in logged.stdout
+    assert "auto" in logged.stdout
+    assert "990013 -> 2547 tokens (-99.7%)" in logged.stdout
     counted = json.loads(vault_cli("compaction", "--stats", "--json", env=env).stdout)
-    assert counted["events"] == 1 and counted["sessions"] == 1
+    assert counted["events"] == 1
+    assert counted["sessions"] == 1
 
 
 def test_the_cli_watches_a_transcript_grow(vault: Vault, tmp_path: Path) -> None:
