@@ -30,7 +30,8 @@ def session_briefing(
     items = strongest(vault.root, now, config, project, candidates(tier))
     periodic = periodic_part(vault, now, limit, float(settings["briefing_periodic_share"]))
     daily = recent_daily(vault, now, limit // (4 if periodic else 3))
-    items, legend = compressed(items, tier, limit - len(periodic) - len(daily) - 80)
+    room = limit - len(periodic) - len(daily) - 80  # the section titles
+    items, legend = compressed(items, tier, room)
     return briefing_text(items, daily, limit, periodic=periodic, legend=legend)
 
 
@@ -47,9 +48,9 @@ def candidates(tier: int) -> int:
 
 def compressed(items: list[Briefed], tier: int, room: int) -> tuple[list[Briefed], str]:
     """The memories in CCL at `tier`, as many as fit in `room` characters, and
-    the legend line that says so ("" at tier 0: nothing changes)."""
+    the legend line that says so (tier 0: plain, no legend)."""
     if not tier:
-        return items, ""
+        return fitting(items, room), ""
     shorter = [item._replace(text=encode(item.text, tier)) for item in items]
     legend = legend_text(tier)
     for count in range(len(shorter), 0, -1):
