@@ -10,16 +10,18 @@ as arguments. Run: .venv/bin/python -m benchmarks.ccl_bench [FILE ...]
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
 
-from hooks.claude_code.briefing_extras import compressed, fitting
+from hooks.claude_code.briefing_extras import compressed
 from hooks.cli.ccl import token_counter
 from memory.briefing import Briefed
 from memory.ccl import analyze, decode, encode
 
 ROOT = Path(__file__).resolve().parents[1]
+MEMORIES = ROOT / "benchmarks" / "data" / "association_set.json"
 BRIEFING_ROOM = 2000 - 2000 // 3  # the default cap, less the daily log's share
 
 
@@ -47,7 +49,7 @@ def savings_table(texts: list[tuple[str, str]]) -> None:
     for label, text in texts:
         rows = analyze(text, count)
         cells = [f"{rows[0].chars} / {rows[0].tokens}"]
-        cells += [f"-{100 * r.char_savings:.0f}% / -{100 * (r.token_savings or 0):.0f}%"
+        cells += [f"{-100 * r.char_savings:+.0f}% / {-100 * (r.token_savings or 0):+.0f}%"
                   for r in rows[1:]]  # fmt: skip
         for row in rows:
             totals[row.tier][0] += row.chars
@@ -55,36 +57,37 @@ def savings_table(texts: list[tuple[str, str]]) -> None:
         print(f"| {label} | " + " | ".join(cells) + " |")
     base = totals[0]
     cells = [f"{base[0]} / {base[1]}"] + [
-        f"-{100 * (1 - c / base[0]):.1f}% / -{100 * (1 - t / base[1]):.1f}%" for c, t in totals[1:]
+        f"{100 * (c / base[0] - 1):+.1f}% / {100 * (t / base[1] - 1):+.1f}%" for c, t in totals[1:]
     ]
     print("| **all** | " + " | ".join(cells) + " |")
 
 
 def memory_texts(texts: list[tuple[str, str]]) -> list[str]:
-    """Memory-sized prose: the corpus's sentences of 12 to 45 words, outside code."""
+    """Memory-sized prose: the developer memories of benchmarks/data/association_set.json,
+    then the corpus's sentences of 12 to 45 words outside code."""
+    groups = json.loads(MEMORIES.read_text(encoding="utf-8"))["groups"]
+    written = [text for group in groups for text in group["memories"]]
     prose = re.sub(r"```[\s\S]*?```|`[^`]*`|\|[^\n]*", " ", "\n".join(t for _, t in texts))
     sentences = re.split(r"(?<=[.!?])\s+", " ".join(prose.split()))
-    return [s for s in sentences if 12 <= len(s.split()) <= 45][:64]
+    return written + [s for s in sentences if 12 <= len(s.split()) <= 45][:26]
 
 
 def briefing_fit(texts: list[tuple[str, str]]) -> None:
     sentences = memory_texts(texts)
     print(f"\nBriefing: memories that fit in {BRIEFING_ROOM} characters "
-          f"(best first, {len(sentences)} memory-sized sentences, 16 at a time)")  # fmt: skip
+          f"(best first, {len(sentences)} memories, 16 at a time)")  # fmt: skip
     for tier in range(4):
         fits = []
         for start in range(0, len(sentences) - 15, 16):
             group = sentences[start : start + 16]
             items = [Briefed(1.0 - i / 100, f"2027-01-0{i % 9 + 1}-memory-{i:02d}-ab12",
                              "episodic", text, 3.0) for i, text in enumerate(group)]  # fmt: skip
-            shown = (
-                compressed(items, tier, BRIEFING_ROOM)[0] if tier else fitting(items, BRIEFING_ROOM)
-            )
+            shown = compressed(items, tier, BRIEFING_ROOM)[0]
             fits.append(len(shown))
         mean = sum(fits) / max(len(fits), 1)
         chars = sum(len(encode(text, tier)) for text in sentences) / sum(map(len, sentences))
-        print(f"  T{tier}: {mean:.1f} memories (per group: {fits}); "
-              f"memory text -{100 * (1 - chars):.0f}% characters")  # fmt: skip
+        print(f"  T{tier}: {mean:.2f} memories (per group: {fits}); "
+              f"memory text {100 * (chars - 1):+.0f}% characters")  # fmt: skip
 
 
 def round_trip(texts: list[tuple[str, str]]) -> None:

@@ -7,10 +7,12 @@ that hook did not). Detection itself is compaction_detect.py's.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,24 +45,59 @@ class ScanReport:
     events: list[dict[str, Any]] = field(default_factory=list)
 
 
-def scan(service: MemoryService, environ: Mapping[str, str], catch_up: bool = True) -> ScanReport:
+def scan(
+    service: MemoryService,
+    environ: Mapping[str, str],
+    catch_up: bool = True,
+    index_lock: AbstractContextManager[object] | None = None,
+) -> ScanReport:
     """Look at every transcript's new lines and size; record new compactions and,
-    with `catch_up`, capture what a compaction dropped when capture is behind."""
-    report = ScanReport()
-    for path in transcripts(environ):
-        report.files += 1
-        for event in scan_file(service, path, catch_up):
-            report.events.append(event)
-    return report
+    with `catch_up`, capture what a compaction dropped when capture is behind
+    (holding `index_lock`, the daemon's work lock, only while capturing)."""
+    paths = transcripts(environ)
+    return ScanReport(len(paths), _scan_paths(service, paths, catch_up, index_lock))
 
 
 def scan_file(service: MemoryService, path: Path, catch_up: bool = True) -> list[dict[str, Any]]:
+    return _scan_paths(service, [path], catch_up, None)
+
+
+def _scan_paths(
+    service: MemoryService,
+    paths: list[Path],
+    catch_up: bool,
+    index_lock: AbstractContextManager[object] | None,
+) -> list[dict[str, Any]]:
+    """One read of the state, the new bytes of each file, one write when anything changed."""
+    known_files = _state(service).read().get("files", {})
+    positions: dict[str, dict[str, Any]] = {}
+    found: list[tuple[Path, Compaction]] = []
+    for path in paths:
+        key = str(path.resolve())
+        known = known_files.get(key, {})
+        looked = _look(service, path, known)
+        if looked is None:
+            continue
+        events, position = looked
+        if any(known.get(field) != value for field, value in position.items()):
+            positions[key] = position
+        seen = set(known.get("seen", []))
+        found += [(path, event) for event in events if event.key not in seen]
+    with index_lock or contextlib.nullcontext():
+        entries = [_caught_up(service, path, event, catch_up) for path, event in found]
+    if positions or entries:
+        _save(service, positions, entries)
+    return entries
+
+
+def _look(
+    service: MemoryService, path: Path, known: dict[str, Any]
+) -> tuple[list[Compaction], dict[str, Any]] | None:
+    """The compactions in `path` since the recorded position, and the new position."""
     try:
         size = path.stat().st_size
     except OSError:
-        return []
-    key = str(path.resolve())
-    known = _state(service).read().get("files", {}).get(key, {})
+        return None
     offset, last_size = int(known.get("offset", 0)), int(known.get("size", 0))
     found: list[Compaction] = []
     dropped = size_drop(path, last_size, size, format_time(service.clock()))
@@ -68,32 +105,32 @@ def scan_file(service: MemoryService, path: Path, catch_up: bool = True) -> list
         found.append(dropped)
     if size < offset:
         offset = 0  # rewritten: read it again (recorded events are not repeated)
+    if size == offset:
+        return found, {"offset": offset, "size": size}
     boundaries = frozenset(known.get("boundaries", []))
     events, offset, boundaries = read_compactions(path, offset, boundaries)
-    found += events
-    recorded = _record(service, key, found, {"offset": offset, "size": size,
-                                             "boundaries": sorted(boundaries)})  # fmt: skip
-    return [_caught_up(service, path, event, catch_up) for event in recorded]
+    return found + events, {"offset": offset, "size": size, "boundaries": sorted(boundaries)}
 
 
-def _record(
-    service: MemoryService, key: str, found: list[Compaction], position: dict[str, Any]
-) -> list[Compaction]:
-    """Save the file's position and the compactions not recorded before; those."""
-    new: list[Compaction] = []
+def _save(
+    service: MemoryService, positions: dict[str, dict[str, Any]], entries: list[dict[str, Any]]
+) -> None:
+    """Record the files' positions and the new events (each once, even if two
+    watchers saw it: the check is repeated under the state's lock)."""
 
     def change(data: dict[str, Any]) -> None:
         files = data.setdefault("files", {})
-        entry = files.setdefault(key, {})
-        seen = set(entry.get("seen", []))
-        new.extend(event for event in found if event.key not in seen)
-        entry.update(position, seen=sorted(seen | {event.key for event in new}))
+        for key, position in positions.items():
+            files.setdefault(key, {}).update(position)
         events = data.setdefault("events", [])
-        events.extend(_event_dict(service, event) for event in new)
+        for entry in entries:
+            file = files.setdefault(str(Path(entry["transcript"]).resolve()), {})
+            if entry["key"] not in file.setdefault("seen", []):
+                file["seen"].append(entry["key"])
+                events.append(entry)
         del events[:-MAX_EVENTS]
 
     _state(service).update(change)
-    return new
 
 
 def _event_dict(service: MemoryService, event: Compaction) -> dict[str, Any]:
@@ -113,17 +150,7 @@ def _caught_up(
         report = capture_transcript(service, path)
         entry["captured"] = len(report.created)
         entry["reinforced"] = len(report.reinforced)
-        _annotate(service, event.key, path, entry)
     return entry
-
-
-def _annotate(service: MemoryService, key: str, path: Path, entry: dict[str, Any]) -> None:
-    def change(data: dict[str, Any]) -> None:
-        for saved in data.get("events", []):
-            if saved.get("key") == key and saved.get("transcript") == str(path):
-                saved.update(captured=entry["captured"], reinforced=entry["reinforced"])
-
-    _state(service).update(change)
 
 
 def events(service: MemoryService) -> list[dict[str, Any]]:
@@ -156,14 +183,13 @@ def watch(
     lock: threading.Lock | None = None,
 ) -> None:
     """Scan every `interval` seconds until `stop` is set; `lock` (the daemon's
-    work lock) is held while scanning, so a scan never runs beside a request."""
+    work lock) is held only while a catch-up capture writes to the index."""
     while True:
-        with lock or threading.Lock():
-            try:
-                found = scan(service, environ).events
-            except OSError as exc:
-                log.warning("compaction scan failed: %s", exc)
-                found = []
+        try:
+            found = scan(service, environ, index_lock=lock).events
+        except OSError as exc:
+            log.warning("compaction scan failed: %s", exc)
+            found = []
         for event in found:
             log.info("compaction in %s (%s)", event["transcript"], event["how"])
             if on_event is not None:
