@@ -87,8 +87,11 @@ def _print_analysis(path: Path, text: str, as_json: bool) -> None:
     click.echo(f"{path}: {rows[0].chars} characters" + (f", {rows[0].tokens} tokens ({name})"
                                                         if name else ""))  # fmt: skip
     for row in rows:
-        tokens = f"  {row.tokens:7} tokens  -{100 * (row.token_savings or 0):4.1f}%" if name else ""
-        click.echo(f"  T{row.tier}  {row.chars:8} chars  -{100 * row.char_savings:4.1f}%{tokens}")
+        saved = 0.0 - 100 * (row.token_savings or 0)
+        tokens = f"  {row.tokens:7} tokens {saved:+6.1f}%" if name else ""
+        click.echo(
+            f"  T{row.tier}  {row.chars:8} chars {0.0 - 100 * row.char_savings:+6.1f}%{tokens}"
+        )
 
 
 def _print_dict(book: Dictionary, as_json: bool) -> None:
