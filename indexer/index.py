@@ -41,11 +41,12 @@ class Filters:
     topic: str | None = None
     tier: str | None = None
     tags: tuple[str, ...] = ()
+    kind: str | None = None
 
     @property
     def narrows(self) -> bool:
         return self.archived is not False or bool(
-            self.project or self.topic or self.tier or self.tags
+            self.project or self.topic or self.tier or self.tags or self.kind
         )
 
     def admits(self, row: ManifestRow) -> bool:
@@ -55,6 +56,7 @@ class Filters:
             and (self.topic is None or row.topic == self.topic)
             and (self.tier is None or row.tier == self.tier)
             and all(tag in row.tags for tag in self.tags)
+            and (self.kind is None or row.kind == self.kind)
         )
 
 

@@ -27,9 +27,9 @@ class Briefed(NamedTuple):
 
 
 def strongest(
-    root: Path, now: datetime, config: MemoryConfig, project: str | None
+    root: Path, now: datetime, config: MemoryConfig, project: str | None, limit: int = MAX_ITEMS
 ) -> list[Briefed]:
-    """The eligible memories, best first."""
+    """The eligible memories, best first (at most `limit`)."""
     ranked = []
     for row in active_memories(catalog_path(root)):
         mine = bool(project) and row.project == project
@@ -42,4 +42,4 @@ def strongest(
         age = days_between(parse_time(row.created), now)
         ranked.append(Briefed(score, row.id, row.tier, " ".join(str(row.body).split()), age))
     ranked.sort(reverse=True)
-    return ranked[:MAX_ITEMS]
+    return ranked[:limit]

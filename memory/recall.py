@@ -33,6 +33,10 @@ class RecallOptions:
     reinforce: bool = True
     decay: bool = True  # False: rank by similarity alone (static-knowledge benchmarks)
     see_also: bool = True  # spreading activation to linked and same-session memories
+    signal: str = "hybrid"  # hybrid | vector (cosine alone) | keyword (BM25 alone)
+    kind: str | None = None  # filters: only memories of this kind, topic, project
+    topic: str | None = None
+    project_filter: str | None = None
 
 
 def recall(service: ServiceContext, query: str, options: RecallOptions | None = None) -> list[Hit]:
@@ -40,11 +44,13 @@ def recall(service: ServiceContext, query: str, options: RecallOptions | None = 
     opts = options or RecallOptions()
     now = service.clock()
     ranked = []
+    # keyword-only: any keyword match counts (the bar is set on the fused scale)
+    bar = 0.0 if opts.signal == "keyword" else service.config.min_similarity
     for candidate in _candidates(service, query, opts, archived=False):
         current = service.strength_of(candidate.row, now) if opts.decay else 1.0
         if current < service.config.retrieval_floor:
             continue
-        if candidate.similarity < service.config.min_similarity:
+        if candidate.similarity < bar:
             continue
         boost = _boost(service, candidate.row, opts)
         ranked.append(Scored(score(candidate.similarity, current, boost), current, candidate))
@@ -123,8 +129,33 @@ def _candidates(
     if opts.limit < 1:
         raise RecallError("the number of results must be at least 1")
     service.fresh()
-    candidates = service.index.search(query, k=max(opts.limit * 4, 20), filters=Filters(archived))
-    return [c for c in candidates if not opts.exclude_topic or c.row.topic != opts.exclude_topic]
+    filters = Filters(archived, opts.project_filter, opts.topic, kind=opts.kind)
+    candidates = service.index.search(query, k=max(opts.limit * 4, 20), filters=filters)
+    kept = [c for c in candidates if not opts.exclude_topic or c.row.topic != opts.exclude_topic]
+    return by_signal(kept, opts.signal)
+
+
+def by_signal(candidates: list[Candidate], signal: str) -> list[Candidate]:
+    """Candidates scored by one signal: `vector` (cosine) or `keyword` (normalised
+    BM25; candidates without a keyword match drop out), else the fused hybrid."""
+    if signal == "vector":
+        scored = [replace(c, similarity=max(0.0, c.cosine)) for c in candidates]
+    elif signal == "keyword":
+        scored = [replace(c, similarity=c.keyword) for c in candidates if c.keyword > 0]
+    elif signal == "hybrid":
+        return candidates
+    else:
+        raise RecallError(f"signal must be hybrid, vector or keyword, not {signal!r}")
+    return sorted(scored, key=lambda c: c.similarity, reverse=True)
+
+
+def _passes_filters(row: ManifestRow, opts: RecallOptions) -> bool:
+    """The kind, topic and project filters (see-also memories obey them too)."""
+    return (
+        (opts.kind is None or row.kind == opts.kind)
+        and (opts.topic is None or row.topic == opts.topic)
+        and (opts.project_filter is None or row.project == opts.project_filter)
+    )
 
 
 def _boost(service: ServiceContext, row: ManifestRow, opts: RecallOptions) -> float:
@@ -141,6 +172,8 @@ def _spread(
 ) -> list[Scored]:
     def admit(row: ManifestRow) -> float | None:
         if row.archived or (opts.exclude_topic and row.topic == opts.exclude_topic):
+            return None
+        if not _passes_filters(row, opts):
             return None
         current = service.strength_of(row, now) if opts.decay else 1.0
         return current if current >= service.config.retrieval_floor else None

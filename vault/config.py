@@ -59,6 +59,20 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("ingest", "ingest_allowed", [], "folders MCP ingest may read besides the vault and project"),
     ("sync", "sync_interval_minutes", 0, "the daemon runs `vault sync` this often; 0 = never"),
     ("sync", "sync_quiet_seconds", 60, "automatic sync waits until no request came for this long"),
+    (
+        "notes",
+        "briefing_periodic_share",
+        0.25,
+        "share of the briefing for this week's and month's notes; 0 = none",
+    ),
+    (
+        "notes",
+        "briefing_ccl_tier",
+        0,
+        "compress briefing memories with CCL tier 1-3 to fit more; 0 = plain English",
+    ),
+    ("compaction", "compaction_watch", False, "the daemon follows transcripts for compactions"),
+    ("compaction", "compaction_poll_seconds", 10.0, "how often the daemon's watcher looks"),
 )
 _TYPES = {key: type(default) for _, key, default, _ in DEFAULTS}
 

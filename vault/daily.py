@@ -2,10 +2,32 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
+from pathlib import Path
 
 from vault.atomic import atomic_write, file_lock
 from vault.layout import Vault
+
+
+def daily_path(vault: Vault, day: date) -> Path:
+    return vault.daily_dir / f"{day:%Y-%m-%d}.md"
+
+
+def read_daily(vault: Vault, day: date) -> str | None:
+    try:
+        return daily_path(vault, day).read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return None
+
+
+def init_daily(vault: Vault, day: date) -> tuple[Path, bool]:
+    """Create the day's log with its heading unless it exists; True when created now."""
+    path = daily_path(vault, day)
+    with file_lock(vault.index_dir / "locks" / "daily.lock"):
+        if path.exists():
+            return path, False
+        atomic_write(path, f"# {day:%Y-%m-%d}\n".encode())
+    return path, True
 
 
 def append_daily(vault: Vault, moment: datetime, entry: str) -> None:

@@ -32,6 +32,11 @@ log = logging.getLogger(__name__)
 TRANSCRIPT_MAX_AGE_DAYS = 30  # Claude Code deletes transcripts after cleanupPeriodDays (30)
 
 
+def cursor_offset(service: MemoryService, transcript: Path) -> int:
+    """How far capture has read `transcript` (bytes); 0 when never captured."""
+    return Cursors(service.vault.state_dir).offset(str(transcript.expanduser().resolve()))
+
+
 def capture_transcript(
     service: MemoryService,
     transcript: Path,

@@ -121,17 +121,14 @@ def session_start(environ: Mapping[str, str] = os.environ) -> None:
 
 def briefing(root: Path, cwd: str | None, environ: Mapping[str, str]) -> str:
     """SessionStart's context for a session in `cwd`: the strongest memories (the
-    project's first) and the recent daily log."""
-    from hooks.claude_code.context_text import CLAUDE_CODE_LIMIT, briefing_text
-    from memory.briefing import strongest
-    from memory.config import MemoryConfig
+    project's first), this week's and month's notes and the recent daily log."""
+    from hooks.claude_code.briefing_extras import session_briefing
+    from hooks.claude_code.context_text import CLAUDE_CODE_LIMIT
     from vault.clock import parse_time, utc_now
-    from vault.daily import recent_daily
     from vault.layout import Vault
 
     settings = load_settings(root / "config.toml", environ)
     now = parse_time(environ["VAULT_NOW"]) if environ.get("VAULT_NOW") else utc_now()
     project = project_for(settings["project_override"], cwd) or None
     limit = min(settings["hook_context_chars"], CLAUDE_CODE_LIMIT)
-    items = strongest(root, now, MemoryConfig.from_settings(settings), project)
-    return briefing_text(items, recent_daily(Vault(root), now, limit // 3), limit)
+    return session_briefing(Vault(root), now, settings, project, limit)

@@ -13,12 +13,16 @@ import click
 from hooks.cli import (
     association,
     bench,
+    ccl,
     claude_code,
+    compaction,
     demo,
     index,
     memories,
+    notes,
     recall,
     servers,
+    settings,
     sync,
     transfer,
 )
@@ -65,6 +69,10 @@ COMMANDS: tuple[click.Command, ...] = (
     demo.demo,
     *(sync.sync, sync.merge_driver),
     *(transfer.import_, transfer.export),
+    *(notes.daily, notes.weekly, notes.monthly, notes.quarterly, notes.yearly, notes.periodic),
+    compaction.compaction,
+    ccl.ccl,
+    settings.config,
 )
 for command in COMMANDS:
     main.add_command(command)

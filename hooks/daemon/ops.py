@@ -14,6 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from hooks.daemon.note_ops import NOTE_OPS
 from hooks.daemon.protocol import MAX_PROMPT_CHARS, ProtocolError
 from indexer.errors import IndexerError
 from memory.errors import RecallError
@@ -73,6 +74,11 @@ def _options(args: Args) -> RecallOptions:
         topic_hint=_optional_text(args, "topic_hint") or None,
         exclude_topic=_optional_text(args, "exclude_topic") or None,
         reinforce=bool(args.get("reinforce", True)),
+        decay=not args.get("no_decay"),
+        signal=_optional_text(args, "signal", "hybrid") or "hybrid",
+        kind=_optional_text(args, "kind") or None,
+        topic=_optional_text(args, "topic") or None,
+        project_filter=_optional_text(args, "project_filter") or None,
     )
 
 
@@ -278,6 +284,11 @@ def op_sweep(service: MemoryService, args: Args) -> Reply:
     return Reply({"queued": [str(p) for p in pending]}, (*steps, *maintenance_steps(service)))
 
 
+def _answered(op: Callable[[MemoryService, Args], Json]) -> Callable[[MemoryService, Args], Reply]:
+    """An operation that only answers (no follow-up work) as a Reply maker."""
+    return lambda service, args: Reply(op(service, args))
+
+
 OPS: dict[str, Callable[[MemoryService, Args], Reply]] = {
     "capture": op_capture,
     "sweep": op_sweep,
@@ -297,6 +308,7 @@ OPS: dict[str, Callable[[MemoryService, Args], Reply]] = {
     "status": op_status,
     "daily_append": op_daily_append,
     "sync": op_sync,
+    **{name: _answered(op) for name, op in NOTE_OPS.items()},
 }
 
 

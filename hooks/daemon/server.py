@@ -87,6 +87,11 @@ class Daemon:
         log.info("index synced: %s", report.summary())
         self._watcher = VaultWatcher(self.vault, self._apply_changes)
         self._watcher.start()
+        if self.settings["compaction_watch"]:  # Claude Code's transcripts, for compactions
+            from hooks.claude_code.compaction import start_watch_thread
+
+            interval = float(self.settings["compaction_poll_seconds"])
+            start_watch_thread(self.service, os.environ, interval, self._stop, self._work)
 
     def _apply_changes(self, changes: Changes) -> None:
         with self._work:

@@ -22,6 +22,7 @@ from hooks.daemon import client
 from hooks.daemon.ops import EXPECTED_ERRORS, dispatch
 from hooks.daemon.protocol import error_line
 from hooks.mcp.agent_source import agent_source
+from hooks.mcp.note_tools import add_note_tools
 from memory.service import MemoryService
 from vault.config import load_settings
 from vault.layout import Vault
@@ -120,6 +121,7 @@ def build_server(root: Path) -> MCPServer:
     _add_recall_tools(server, backend)
     _add_memory_tools(server, backend)
     _add_vault_tools(server, backend)
+    add_note_tools(server, backend)
     return server
 
 

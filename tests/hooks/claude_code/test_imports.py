@@ -12,9 +12,12 @@ WITHOUT_DAEMON = [
     "hooks.claude_code.prompt_answer",
     "hooks.claude_code.confirmation",
     "hooks.claude_code.session",
+    "hooks.claude_code.briefing_extras",
     "hooks.claude_code.project",
     "memory.keyword_recall",
     "memory.briefing",
+    "memory.ccl",
+    "memory.recent_notes",
     "vault.daily",
     "vault.state",
 ]
