@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -55,11 +56,16 @@ def scan(
     with `catch_up`, capture what a compaction dropped when capture is behind
     (holding `index_lock`, the daemon's work lock, only while capturing)."""
     paths = transcripts(environ)
-    return ScanReport(len(paths), _scan_paths(service, paths, catch_up, index_lock))
+    return ScanReport(len(paths), _scan_paths(service, paths, catch_up, index_lock, environ))
 
 
-def scan_file(service: MemoryService, path: Path, catch_up: bool = True) -> list[dict[str, Any]]:
-    return _scan_paths(service, [path], catch_up, None)
+def scan_file(
+    service: MemoryService,
+    path: Path,
+    catch_up: bool = True,
+    environ: Mapping[str, str] = os.environ,
+) -> list[dict[str, Any]]:
+    return _scan_paths(service, [path], catch_up, None, environ)
 
 
 def _scan_paths(
@@ -67,6 +73,7 @@ def _scan_paths(
     paths: list[Path],
     catch_up: bool,
     index_lock: AbstractContextManager[object] | None,
+    environ: Mapping[str, str],
 ) -> list[dict[str, Any]]:
     """One read of the state, the new bytes of each file, one write when anything changed."""
     known_files = _state(service).read().get("files", {})
@@ -84,7 +91,9 @@ def _scan_paths(
         seen = set(known.get("seen", []))
         found += [(path, event) for event in events if event.key not in seen]
     with index_lock or contextlib.nullcontext():
-        entries = [_caught_up(service, path, event, catch_up) for path, event in found]
+        entries = [
+            _caught_up(service, path, event, catch_up, environ) for path, event in found
+        ]
     if positions or entries:
         _save(service, positions, entries)
     return entries
@@ -139,7 +148,11 @@ def _event_dict(service: MemoryService, event: Compaction) -> dict[str, Any]:
 
 
 def _caught_up(
-    service: MemoryService, path: Path, event: Compaction, catch_up: bool
+    service: MemoryService,
+    path: Path,
+    event: Compaction,
+    catch_up: bool,
+    environ: Mapping[str, str],
 ) -> dict[str, Any]:
     """The event, after capturing the transcript if capture had not yet read up to
     the compaction (the part before it leaves Claude's context)."""
@@ -147,7 +160,7 @@ def _caught_up(
     behind = cursor_offset(service, path) < max(event.offset, 0) or event.how == "size-drop"
     entry["capture_behind"] = behind
     if catch_up and behind:
-        report = capture_transcript(service, path)
+        report = capture_transcript(service, path, environ=environ)
         entry["captured"] = len(report.created)
         entry["reinforced"] = len(report.reinforced)
     return entry
