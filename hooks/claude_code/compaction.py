@@ -91,9 +91,7 @@ def _scan_paths(
         seen = set(known.get("seen", []))
         found += [(path, event) for event in events if event.key not in seen]
     with index_lock or contextlib.nullcontext():
-        entries = [
-            _caught_up(service, path, event, catch_up, environ) for path, event in found
-        ]
+        entries = [_caught_up(service, path, event, catch_up, environ) for path, event in found]
     if positions or entries:
         _save(service, positions, entries)
     return entries
