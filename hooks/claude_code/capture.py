@@ -19,8 +19,8 @@ from typing import Any
 from hooks.claude_code.config_dir import claude_dir
 from hooks.claude_code.project import project_identity
 from hooks.claude_code.transcript import read_turns
-from memory.capture import CaptureReport, capture
-from memory.extract import Statement, extract
+from memory.capture import CaptureReport, capture, statements_from
+from memory.extract import Statement
 from memory.maintenance import prune_if_due
 from memory.service import MemoryService
 from vault.atomic import file_lock
@@ -65,9 +65,9 @@ def capture_transcript(
 def _statements(
     service: MemoryService, pairs: list[tuple[str, str]], stamps: list[str]
 ) -> list[Statement]:
-    """Rule-based extraction, or `claude -p` when switched on (rules if it fails)."""
+    """Rules and classifier, or `claude -p` when switched on (rules if it fails)."""
     if not pairs or not service.settings["llm_extraction"]:
-        return extract(pairs, stamps)
+        return statements_from(service, pairs, stamps)
     from hooks.claude_code.llm_extract import ExtractionFailed, default_workdir, extract_with_claude
 
     try:
@@ -80,7 +80,7 @@ def _statements(
         )
     except ExtractionFailed as exc:
         log.warning("%s; using the rule-based extraction", exc)
-        return extract(pairs, stamps)
+        return statements_from(service, pairs, stamps)
 
 
 def _daily_entry(now: datetime, session: str, project: str, report: CaptureReport) -> str:
