@@ -1,15 +1,8 @@
-"""What capture keeps from a person's turns, measured on the labelled capture set.
-
-Data: benchmarks/data/capture_set_{A,B}.jsonl, two halves written
-independently (see the README there). Each session's user turns go through
-memory.extract.extract with a scorer, as capture does. Reported: precision and
-recall of durable turns overall and per kind, the noise rate (share of
-captured memories that come from transient turns), the kind given to what was
-captured, and the cost in ms per turn. Figures: the rules alone; the classifier
-fit on one half and reported on the other (both ways: held apart, across
-authors); leave-sessions-out CV over both halves; the shipped classifier.
-Run: .venv/bin/python -m benchmarks.capture_bench [--store]
-"""
+"""What capture keeps from a person's turns, on the labelled capture set (data/README.md):
+precision, recall overall and per kind, noise rate and ms per turn for the rules alone,
+the classifier fit on one half and reported on the other (both ways), leave-sessions-out
+CV over both halves, and the shipped classifier.
+Run: .venv/bin/python -m benchmarks.capture_bench"""
 
 from __future__ import annotations
 

@@ -1,12 +1,8 @@
-"""Fitting the capture classifier on the labelled capture set.
-
-A logistic regression whose feature weights start from the rules' priors and
-keep their signs (the priors carry what generalises across authors; the data
-moves them), plus free weights on the turn's embedding. Solved by accelerated
-projected gradient in numpy. The threshold is the lowest at which a
-leave-sessions-out fit on the training turns reaches TARGET_PRECISION, never
-under 0.5: a margin that favours precision.
-"""
+"""Fitting the capture classifier: a logistic regression whose feature weights start
+from the rules' priors and keep their signs, plus free weights on the embedding, solved
+by accelerated projected gradient in numpy. The threshold is the lowest at which a
+leave-sessions-out fit on the training turns reaches TARGET_PRECISION, never under 0.5
+(a margin that favours precision)."""
 
 from __future__ import annotations
 

@@ -92,7 +92,7 @@ GREETING_OR_BREAK = (
     "leaving|coffee|standup|afk|bye|cheers|weekend"
 )
 TIME_DEIXIS = (
-    "now|today|todays|today'?s|tonight|tonights|tomorrow|tomorrow'?s|this time|"
+    "(?<!from )now(?! on\\b)|today|todays|today'?s|tonight|tonights|tomorrow|tomorrow'?s|this time|"
     "this run|for now|just for|right now|last night|this morning|meanwhile|again|"
     "currently|current|at the moment|yet|in a minute|later"
 )

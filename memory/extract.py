@@ -1,13 +1,8 @@
-"""Pick durable statements out of conversation turns, without an LLM.
-
-A person's turn is prepared (memory/turn_text.py: opt-outs dropped, secrets
-redacted, pasted output and questions left out), scored (the classifier over
-the rules' features and the embedding when a warm model is at hand, else the
-rules' own weights) and kept at or above the scorer's threshold; an explicit
-cue ("fyi", "remember that") always keeps it. What is stored is the durable
-part: one-off commands and reactions at either end are cut off. From the
-assistant only explicit decisions and summaries are kept. Pure: no I/O.
-"""
+"""Pick durable statements out of conversation turns, without an LLM: a person's
+turn is prepared (memory/turn_text.py), scored (classifier or rules) and kept at
+the scorer's threshold, or always with an explicit cue; one-off commands at its
+ends are cut off. From the assistant only explicit decisions and summaries.
+Pure: no I/O."""
 
 from __future__ import annotations
 
@@ -93,7 +88,7 @@ def kind_of(text: str) -> str:
         return "decision"
     if "preference" in on:
         return "preference"
-    if "we_habitually" in on or "distributive" in on or CONVENTION.search(text):
+    if on & {"we_habitually", "distributive", "standing"} or CONVENTION.search(text):
         return "convention"
     return "fact"
 
