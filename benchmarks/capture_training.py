@@ -149,10 +149,10 @@ def out_of_fold(data: TurnTable, model: str, folds: int = CV_FOLDS) -> np.ndarra
 
 
 def choose_threshold(labels: np.ndarray, scores: np.ndarray) -> float:
-    for threshold in np.arange(THRESHOLD_FLOOR, 0.96, 0.01):
-        kept = scores >= threshold
+    for hundredths in range(round(100 * THRESHOLD_FLOOR), 96):
+        kept = scores >= hundredths / 100
         if kept.any() and labels[kept].mean() >= TARGET_PRECISION:
-            return round(float(threshold), 2)
+            return hundredths / 100
     return 0.95
 
 
