@@ -126,6 +126,7 @@ def cross_validated(data: TurnTable, embedder: Embedder) -> tuple[Run, list[floa
     captured = [False] * len(data.turns)
     memories = []
     thresholds = []
+    seconds = 0.0
     for held in session_folds(data):
         classifier = fit(data.subset(~held), embedder.name)
         thresholds.append(classifier.threshold)
@@ -133,7 +134,8 @@ def cross_validated(data: TurnTable, embedder: Embedder) -> tuple[Run, list[floa
         for position, kept in zip(np.flatnonzero(held), result.captured, strict=True):
             captured[position] = kept
         memories += result.memories
-    return Run(data.turns, captured, memories), thresholds
+        seconds += result.seconds
+    return Run(data.turns, captured, memories, seconds), thresholds
 
 
 def main() -> None:
