@@ -122,10 +122,6 @@ def _keeps(turn: PreparedTurn, score: float, threshold: float) -> bool:
     return score >= threshold and len(turn.body) <= MAX_BODY_CHARS
 
 
-def from_user(text: str, scorer: Scorer | None = None) -> list[Statement]:
-    return extract([("user", text)], scorer=scorer)
-
-
 def from_assistant(text: str) -> list[Statement]:
     statements = []
     for sentence in (s.strip() for s in _SENTENCE.split(text)):
