@@ -1,6 +1,7 @@
 """Turn extracted statements into memories: redacted, filed with session,
 project, kind and source; a near-duplicate of an existing memory reinforces it
-instead of creating a new file.
+instead of creating a new file. `statements_from` picks them with the shipped
+classifier over the service's warm model, or with the rules alone.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from indexer.index import Filters
-from memory.extract import Statement
+from memory.extract import RuleScorer, Scorer, Statement, extract
 from memory.redact import redact
 from memory.service import MemoryService
 from vault.clock import parse_time
@@ -26,6 +27,30 @@ class CaptureReport:
     @property
     def total(self) -> int:
         return len(self.created) + len(self.reinforced)
+
+
+def capture_scorer(service: MemoryService) -> Scorer:
+    """The shipped classifier over the service's embedder where the model is in
+    use anyway (the daemon, `vault capture`), else the rules: capture never loads
+    a model for itself."""
+    from memory.durable_classifier import EmbeddingScorer, shipped_classifier
+
+    classifier = shipped_classifier()
+    embedder = service.index.embedder
+    if not service.embed_on_write or classifier is None or classifier.model != embedder.name:
+        return RuleScorer()
+    return EmbeddingScorer(classifier, embedder)
+
+
+def statements_from(
+    service: MemoryService,
+    turns: list[tuple[str, str]],
+    stamps: list[str] | None = None,
+    scorer: Scorer | None = None,
+) -> list[Statement]:
+    """The durable statements of (role, text) `turns`, scored by `scorer` or by
+    capture_scorer(service)."""
+    return extract(turns, stamps, scorer or capture_scorer(service))
 
 
 def capture(

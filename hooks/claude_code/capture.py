@@ -18,8 +18,8 @@ from hooks.claude_code.config_dir import claude_dir, transcript_folders
 from hooks.claude_code.cursors import Cursors
 from hooks.claude_code.project import project_for
 from hooks.claude_code.transcript import read_turns
-from memory.capture import CaptureReport, capture
-from memory.extract import Statement, extract
+from memory.capture import CaptureReport, capture, statements_from
+from memory.extract import Statement
 from memory.maintenance import prune_if_due
 from memory.redact import redact
 from memory.service import MemoryService
@@ -69,9 +69,9 @@ def capture_transcript(
 def _statements(
     service: MemoryService, pairs: list[tuple[str, str]], stamps: list[str]
 ) -> list[Statement]:
-    """Rule-based extraction, or `claude -p` when switched on (rules if it fails)."""
+    """Rules and classifier, or `claude -p` when switched on (rules if it fails)."""
     if not pairs or not service.settings["llm_extraction"]:
-        return extract(pairs, stamps)
+        return statements_from(service, pairs, stamps)
     from hooks.claude_code.llm_extract import ExtractionFailed, default_workdir, extract_with_claude
 
     try:
@@ -84,7 +84,7 @@ def _statements(
         )
     except ExtractionFailed as exc:
         log.warning("%s; using the rule-based extraction", exc)
-        return extract(pairs, stamps)
+        return statements_from(service, pairs, stamps)
 
 
 def _daily_entry(now: datetime, session: str, project: str, report: CaptureReport) -> str:
