@@ -102,5 +102,5 @@ def test_a_corrupt_cursors_file_does_not_capture_a_transcript_again(
     assert sweep(service, environ).captured == {}
     assert snapshot(service) == before  # no new file, no reinforcement either
     assert len(list(service.vault.state_dir.glob("cursors.json.corrupt-*"))) == 1
-    write_transcript(second, ["Always run the migrations before the deploy step."])
+    write_transcript(second, ["Never run the migrations by hand in this repo."])
     assert len(capture_transcript(service, second).created) == 1
