@@ -52,6 +52,8 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("daemon", "daemon_idle_seconds", 7200, "the warm daemon exits after this long unused"),
     ("hooks", "hook_context_chars", 2000, "most characters a prompt hook injects (<= 10000)"),
     ("hooks", "hook_timeout_seconds", 2.0, "how long a prompt hook waits for the daemon"),
+    ("hooks", "hook_cold_wait_seconds", 12.0, "how long a prompt waits for a starting daemon"),
+    ("hooks", "push_channels", True, "bring memories when Claude edits a file or runs a command"),
     ("capture", "project_override", "", "project identity to use instead of the git remote"),
     ("capture", "llm_extraction", False, "also extract memories with `claude -p` (uses your plan)"),
     ("capture", "llm_model", "haiku", "model alias for `claude -p` extraction"),

@@ -3,9 +3,10 @@
 Holds the MemoryService, the model, FAISS and the watcher; answers JSON
 requests on a unix socket only the owner can use (0600 socket, 0700 folder).
 An flock on `.index/run/daemon.lock` guarantees one instance per vault; a stale
-socket or pid file never blocks a start. Requests run one at a time (one
-encoder thread: two threads on two cores made query p95 far worse). Exits
-after `daemon_idle_seconds` without requests, and cleanly on SIGTERM.
+socket or pid file never blocks a start. The socket is bound before the warm-up,
+so early requests wait for it instead of failing (ping answers at once, with
+`ready`). Requests run one at a time (one encoder thread). Exits after
+`daemon_idle_seconds` without requests, and cleanly on SIGTERM.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from hooks.daemon.protocol import (
     socket_path,
     starting_path,
 )
+from indexer.index import VaultIndex
+from indexer.minilm import serving_embedder
 from indexer.watch import Changes, VaultWatcher
 from memory.service import MemoryService
 from vault.config import Settings
@@ -52,16 +55,32 @@ class AlreadyRunning(Exception):
 
 
 class Daemon:
-    def __init__(self, vault: Vault, settings: Settings, idle_seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        vault: Vault,
+        settings: Settings,
+        idle_seconds: float | None = None,
+        first: dict[str, Any] | None = None,
+    ) -> None:
+        """`first`: a request to do as soon as the daemon is warm (from whoever spawned it)."""
         self.vault = vault
+        self.first = first
         self.settings = settings
         self.idle_seconds = float(idle_seconds or settings["daemon_idle_seconds"])
-        self.service = MemoryService(vault, settings, auto_sync=False, embed_on_write=True)
+        index = VaultIndex(vault, settings, embedder=serving_embedder(settings["model"]))
+        self.service = MemoryService(
+            vault, settings, auto_sync=False, embed_on_write=True, index=index
+        )
         self.started = time.time()
+        self.ready_seconds: float | None = None  # from start to ready to answer
         self.last_request = time.monotonic()
         self.requests = 0
+        self._ready = threading.Event()  # set when warm (or when the warm-up failed)
+        self._failure = ""  # why the warm-up failed
         self._stop = threading.Event()
         self._work = threading.Lock()  # one request (one encoder thread) at a time
+        self._prompts = threading.Condition()  # hook events waiting: follow-up work yields
+        self._prompts_waiting = 0
         self._lock_fd: int | None = None
         self._watcher: VaultWatcher | None = None
 
@@ -79,12 +98,35 @@ class Daemon:
         pid_path(self.vault.root).write_text(f"{os.getpid()}\n")
 
     def warm_up(self) -> None:
+        """Everything a first request would otherwise pay for: the model and its
+        first encode, the catalog and FAISS, a sync, the watcher."""
         self.service.require_vault()
-        self.service.index.embedder.encode(["warm up"])
-        report = self.service.index.sync()
+        index = self.service.index
+        index.embedder.encode(["warm up"])
+        report = index.sync()
         log.info("index synced: %s", report.summary())
+        index.search("warm up", k=1)
         self._watcher = VaultWatcher(self.vault, self._apply_changes)
         self._watcher.start()
+        _release_free_memory()
+
+    def _warm_then_answer(self) -> None:
+        try:
+            with self._work:
+                self.warm_up()
+        except Exception as exc:  # waiting clients hear why, then the daemon exits
+            log.exception("warm-up failed")
+            self._failure = error_line(exc)
+            self.stop()
+        else:
+            self.ready_seconds = round(time.time() - self.started, 2)
+            log.info("ready to answer after %.2f s", self.ready_seconds)
+        finally:
+            self.last_request = time.monotonic()
+            starting_path(self.vault.root).unlink(missing_ok=True)
+            self._ready.set()
+        if self.first is not None and not self._failure:
+            self._serve(self.first)
 
     def _apply_changes(self, changes: Changes) -> None:
         with self._work:
@@ -94,6 +136,26 @@ class Daemon:
             log.info("watcher: %s", report.summary())
 
     def serve_forever(self) -> None:
+        """Bind, warm up in the background, and answer until idle or stopped."""
+        server = self._listen()
+        threading.Thread(target=self._warm_then_answer, name="warm-up", daemon=True).start()
+        try:
+            while not self._stop.is_set():
+                idle = time.monotonic() - self.last_request
+                if self._ready.is_set() and idle > self.idle_seconds:
+                    log.info("idle for %.0f s; exiting", self.idle_seconds)
+                    break
+                try:
+                    conn, _ = server.accept()
+                except TimeoutError:
+                    continue
+                threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
+        finally:
+            server.close()
+            with contextlib.suppress(FileNotFoundError):
+                socket_path(self.vault.root).unlink()
+
+    def _listen(self) -> socket.socket:
         path = socket_path(self.vault.root)
         private_dir(path.parent)
         with contextlib.suppress(FileNotFoundError):
@@ -107,22 +169,8 @@ class Daemon:
         os.chmod(path, 0o600)
         server.listen(64)
         server.settimeout(0.5)
-        starting_path(self.vault.root).unlink(missing_ok=True)
         log.info("listening on %s (pid %d)", path, os.getpid())
-        try:
-            while not self._stop.is_set():
-                if time.monotonic() - self.last_request > self.idle_seconds:
-                    log.info("idle for %.0f s; exiting", self.idle_seconds)
-                    break
-                try:
-                    conn, _ = server.accept()
-                except TimeoutError:
-                    continue
-                threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
-        finally:
-            server.close()
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
+        return server
 
     def shutdown(self) -> None:
         if self._watcher is not None:
@@ -130,6 +178,7 @@ class Daemon:
         with self._work:
             self.service.index.close()
         pid_path(self.vault.root).unlink(missing_ok=True)
+        starting_path(self.vault.root).unlink(missing_ok=True)
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
@@ -151,15 +200,40 @@ class Daemon:
                 reply, steps = self._answer(message)
                 self._send(conn, reply)
                 return
-            with self._work:  # one request at a time
-                reply, steps = self._answer(message)
+            urgent = message.get("op") in RAW_REPLY_OPS  # a person waits for these
+            self._count_waiting(urgent)
+            self._ready.wait()  # a request that came during the warm-up waits for it
+            if self._failure:
+                self._count_waiting(-urgent)
+                failed = f"the daemon could not start: {self._failure}"
+                self._send(conn, {"ok": False, "error": failed, "kind": "internal"})
+                return
+            self._serve(message, conn, urgent)
+
+    def _count_waiting(self, hook_events: int) -> None:
+        with self._prompts:
+            self._prompts_waiting += hook_events
+            self._prompts.notify_all()
+
+    def _serve(
+        self, message: dict[str, Any], conn: socket.socket | None = None, urgent: bool = False
+    ) -> None:
+        """One request at a time: the reply goes out first, then its follow-up steps.
+        Hook events (prompts, tool calls) go before any follow-up step still to run."""
+        with self._work:
+            self._count_waiting(-urgent)  # being served now
+            reply, steps = self._answer(message)
+            if conn is not None:
                 self._send(conn, reply, message.get("op"))
-                if steps:
-                    self._run_step(message, steps[0])
-            for step in steps[1:]:
-                time.sleep(0.002)  # a request waiting for the lock goes first
-                with self._work:
-                    self._run_step(message, step)
+            if steps and not self._prompts_waiting:
+                self._run_step(message, steps[0])
+                steps = steps[1:]
+        for step in steps:
+            with self._prompts:  # bounded: a hook event takes well under a second
+                self._prompts.wait_for(lambda: self._prompts_waiting == 0, timeout=10)
+            time.sleep(0.002)  # a request waiting for the lock goes first
+            with self._work:
+                self._run_step(message, step)
 
     @staticmethod
     def _send(conn: socket.socket, reply: Answer, op: object = None) -> None:
@@ -213,15 +287,30 @@ class Daemon:
         return {"ok": True, "result": reply.result}, reply.steps
 
     def describe(self) -> dict[str, Any]:
-        return {
+        basics = {
             "pid": os.getpid(),
             "vault": str(self.vault.root),
             "uptime_seconds": round(time.time() - self.started, 1),
+            "ready": self._ready.is_set() and not self._failure,
+        }
+        if not basics["ready"]:  # the index belongs to the warm-up until then
+            return basics
+        return {
+            **basics,
+            "ready_seconds": self.ready_seconds,
             "requests": self.requests,
             "idle_limit_seconds": self.idle_seconds,
             "rss_bytes": _rss_bytes(),
             "memories": self.service.index.stats()["memories"],
         }
+
+
+def _release_free_memory() -> None:
+    """Hand the allocator's free pages back after the warm-up (glibc's malloc_trim)."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 def _rss_bytes() -> int:
@@ -242,10 +331,16 @@ def setup_logging(root: Path) -> None:
     root_logger.setLevel(logging.INFO)
 
 
-def run(vault: Vault, settings: Settings, idle_seconds: float | None = None) -> int:
-    """Run a daemon in the foreground until idle, SIGTERM or a shutdown request."""
+def run(
+    vault: Vault,
+    settings: Settings,
+    idle_seconds: float | None = None,
+    first: dict[str, Any] | None = None,
+) -> int:
+    """Run a daemon in the foreground until idle, SIGTERM or a shutdown request;
+    `first` is a request to do once warm."""
     setup_logging(vault.root)
-    daemon = Daemon(vault, settings, idle_seconds)
+    daemon = Daemon(vault, settings, idle_seconds, first)
     try:
         daemon.acquire()
     except AlreadyRunning as exc:
@@ -253,7 +348,6 @@ def run(vault: Vault, settings: Settings, idle_seconds: float | None = None) -> 
         return 0
     previous = {sig: signal.signal(sig, daemon.stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
-        daemon.warm_up()
         daemon.serve_forever()
     finally:
         daemon.shutdown()
