@@ -154,6 +154,18 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
     return Reply({"output": output}, _reinforce_later(service, confident, True))
 
 
+def op_tool_event(service: MemoryService, args: Args) -> Reply:
+    """A raw PreToolUse / PostToolUseFailure event, answered with the line the tool
+    hook prints: memories bearing on the file or command (hooks/claude_code/push.py)."""
+    from hooks.claude_code.project import project_identity
+    from hooks.claude_code.push import answer_tool_event
+
+    event = args.get("event")
+    cwd = event.get("cwd") if isinstance(event, dict) else None
+    project = project_identity(cwd if isinstance(cwd, str) else None) or None
+    return Reply({"output": answer_tool_event(service, event, project)})
+
+
 def op_recall_cold(service: MemoryService, args: Args) -> Reply:
     hits = service.recall_cold(_text(args, "query"), _options(args).limit)
     return Reply([h.to_dict() for h in hits])
@@ -273,6 +285,7 @@ OPS: dict[str, Callable[[MemoryService, Args], Reply]] = {
     "recall": op_recall,
     "recall_associative": op_recall_associative,
     "prompt_event": op_prompt_event,
+    "tool_event": op_tool_event,
     "recall_cold": op_recall_cold,
     "confirm": op_confirm,
     "reinforce": op_reinforce,

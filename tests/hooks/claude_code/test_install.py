@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hooks.claude_code.install import EVENTS
+
 FAKE_CLAUDE = """#!/bin/sh
 echo "$@" >> "$FAKE_CLAUDE_LOG"
 if [ "$2" = "remove" ] && ! grep -q "mcp add" "$FAKE_CLAUDE_LOG.state" 2>/dev/null; then
@@ -93,7 +95,7 @@ def test_dry_run_changes_nothing_and_broken_settings_are_refused(tmp_path: Path)
     settings, guide = setup(tmp_path)
     result = run(tmp_path, "install", "--dry-run")
     assert result.returncode == 0
-    assert "would: hooks: add 6 events" in result.stdout
+    assert f"would: hooks: add {len(EVENTS)} events" in result.stdout
     assert settings.read_text() == ORIGINAL_SETTINGS
     settings.write_text("{ not json")
     broken = run(tmp_path, "install")
