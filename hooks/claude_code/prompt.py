@@ -1,10 +1,10 @@
 """UserPromptSubmit, end to end: stdin JSON -> daemon recall -> hook JSON.
 
-Standard library only. A warm daemon answers at once. A daemon that is starting
-(SessionStart spawned it) or none at all (this hook spawns one) is waited for
-within `hook_cold_wait_seconds` of the hook's start, so the first prompt of a
-session gets recall by meaning too; only past that budget is the prompt
-answered from the FTS5 keyword index. Whatever happens, it exits 0.
+Standard library only. A warm daemon answers at once. A busy one, one that is
+starting (SessionStart spawned it) or none at all (this hook spawns one) is
+waited for within `hook_cold_wait_seconds` of the hook's start, so the first
+prompt of a session gets recall by meaning too; only past that budget is the
+prompt answered from the FTS5 keyword index. Whatever happens, it exits 0.
 """
 
 from __future__ import annotations
@@ -38,11 +38,11 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
     settings = load_settings(os.path.join(root, "config.toml"), environ)
     now = environ.get("VAULT_NOW") or None
     budget = started + settings["hook_cold_wait_seconds"] - time.monotonic()
+    # A starting daemon (SessionStart spawned it) may not be listening yet; a busy
+    # one (a capture, the daily maintenance) answers after its current step.
+    wait = budget if client.daemon_starting(root) else 0.0
     try:
-        if client.daemon_starting(root):  # SessionStart spawned it moments ago
-            line = client.prompt_event(root, raw.encode(), now, budget, wait=budget)
-        else:
-            line = client.prompt_event(root, raw.encode(), now, settings["hook_timeout_seconds"])
+        line = client.prompt_event(root, raw.encode(), now, budget, wait)
     except client.DaemonSlow:  # it has the prompt and will act on it: no second confirmation
         line = keyword_answer(root, raw, settings, environ, keeps_state=False)
     except client.DaemonUnavailable:

@@ -11,6 +11,7 @@ so early requests wait for it instead of failing (ping answers at once, with
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import fcntl
 import logging
@@ -47,6 +48,8 @@ from vault.config import Settings
 from vault.layout import Vault
 
 log = logging.getLogger("memory_vault.daemon")
+SLOW_STEP_SECONDS = 0.5
+QUIET_SECONDS = 20.0  # no request for this long: housekeeping may run
 Answer = dict[str, Any]  # the reply envelope: {"ok": ..., "result" | "error", "kind"}
 
 
@@ -81,6 +84,9 @@ class Daemon:
         self._work = threading.Lock()  # one request (one encoder thread) at a time
         self._prompts = threading.Condition()  # hook events waiting: follow-up work yields
         self._prompts_waiting = 0
+        self.quiet_seconds = QUIET_SECONDS
+        self._idle_work: collections.deque[tuple[dict[str, Any], Step]] = collections.deque()
+        self._idle_worker: threading.Thread | None = None
         self._lock_fd: int | None = None
         self._watcher: VaultWatcher | None = None
 
@@ -145,6 +151,7 @@ class Daemon:
                 if self._ready.is_set() and idle > self.idle_seconds:
                     log.info("idle for %.0f s; exiting", self.idle_seconds)
                     break
+                self._start_idle_work(time.monotonic())
                 try:
                     conn, _ = server.accept()
                 except TimeoutError:
@@ -210,6 +217,24 @@ class Daemon:
                 return
             self._serve(message, conn, urgent)
 
+    def idle_work_due(self, now: float) -> bool:
+        """Housekeeping waits for quiet: ready, and no request for `quiet_seconds`."""
+        quiet = now - self.last_request >= self.quiet_seconds
+        busy = self._idle_worker is not None and self._idle_worker.is_alive()
+        return bool(self._idle_work) and quiet and not busy and self._ready.is_set()
+
+    def _start_idle_work(self, now: float) -> None:
+        """One housekeeping step at a time; the quiet is checked again before each."""
+        if self.idle_work_due(now):
+            message, step = self._idle_work.popleft()
+
+            def run() -> None:
+                with self._work:
+                    self._run_step(message, step)
+
+            self._idle_worker = threading.Thread(target=run, name="housekeeping", daemon=True)
+            self._idle_worker.start()
+
     def _count_waiting(self, hook_events: int) -> None:
         with self._prompts:
             self._prompts_waiting += hook_events
@@ -248,12 +273,16 @@ class Daemon:
             conn.shutdown(socket.SHUT_WR)
 
     def _run_step(self, message: dict[str, Any], step: Step) -> None:
+        started = time.perf_counter()
         try:
             step()
         except EXPECTED_ERRORS as exc:
             log.info("follow-up of %s failed: %s", message.get("op"), exc)
         except Exception:  # a bug must not kill the daemon; it is logged in full
             log.exception("follow-up of %s crashed", message.get("op"))
+        seconds = time.perf_counter() - started
+        if seconds > SLOW_STEP_SECONDS:  # what a prompt may have waited behind
+            log.info("a follow-up step of %s took %.1f s", message.get("op"), seconds)
 
     def _answer(self, message: dict[str, Any]) -> tuple[Answer, tuple[Step, ...]]:
         if "error" in message:
@@ -275,6 +304,8 @@ class Daemon:
         try:
             self.requests += 1
             reply: Reply = dispatch_reply(self.service, op, args)
+            if not any(queued.get("op") == op for queued, _ in self._idle_work):  # once is enough
+                self._idle_work.extend((message, step) for step in reply.idle_steps)
         except EXPECTED_ERRORS as exc:  # the request's fault, not ours: no traceback
             log.info("%s failed: %s", op, exc)
             error = error_line(exc)
