@@ -24,6 +24,7 @@ from tests.claude_code.test_vault_install import (
 )
 
 pytestmark = [pytest.mark.model, needs_cli]
+DAY18 = "2026-01-19T09:00:00Z"
 PLUGIN = "memory-vault@memory-vault-local"
 # Claude Code copies a directory plugin whole (.venv and .tools included, .gitignore
 # not honoured): the marketplace is a clean copy, never the working folder.
@@ -90,8 +91,12 @@ def test_with_the_plugin_and_vault_install_every_hook_runs_once(
     install_plugin(machine)
     installed = machine.run(str(VENV_BIN / "vault"), "install")
     assert installed.returncode == 0, installed.stderr
-    jot = machine.run(str(VENV_BIN / "vault"), "jot", STORY, "--kind", "preference", now=DAY1)
-    assert jot.returncode == 0, jot.stderr
+    vault = str(VENV_BIN / "vault")
+    for text, day in ((STORY, DAY1), ("Deploys run from ops/deploy.sh on Tuesdays.", DAY18)):
+        jot = machine.run(vault, "jot", text, "--kind", "preference", now=day)
+        assert jot.returncode == 0, jot.stderr  # the second is strong enough for the briefing
+    assert machine.run(vault, "daemon", "start").returncode == 0  # indexes both (the briefing
+    stop(machine.vault)  # reads the index), then goes: cold on day 19
     project_b = machine.project("project-b")
     try:
         with StubApi() as api:
@@ -104,7 +109,8 @@ def test_with_the_plugin_and_vault_install_every_hook_runs_once(
             assert machine.claude(api, project_b, "-p", "--continue", "yes, still applies",
                                   now=DAY19).returncode == 0  # fmt: skip
         machine.settle()
-        [memory] = machine.memories()
+        memory = machine.memory_saying("pytest fixtures")
+        assert memory is not None
         assert (memory.stability, memory.confirmations) == (pytest.approx(17.5), 1)  # not 43.75
     finally:
         stop(machine.vault)
