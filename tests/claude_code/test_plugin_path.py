@@ -12,16 +12,10 @@ from pathlib import Path
 import pytest
 
 from hooks.daemon.control import stop
-from tests.claude_code.conftest import CLAUDE, ROOT, VENV_BIN, Machine, needs_cli, new_machine
+from tests.claude_code.conftest import needs_cli
+from tests.claude_code.machine import CLAUDE, ROOT, VENV_BIN, Machine, new_machine
+from tests.claude_code.story import DAY1, DAY19, HEDGED, QUESTION, RECALLED, STORY
 from tests.claude_code.stub_api import Reply, StubApi
-from tests.claude_code.test_vault_install import (
-    DAY1,
-    DAY19,
-    HEDGED,
-    QUESTION,
-    RECALLED,
-    STORY,
-)
 
 pytestmark = [pytest.mark.model, needs_cli]
 DAY18 = "2026-01-19T09:00:00Z"

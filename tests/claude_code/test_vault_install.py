@@ -12,18 +12,12 @@ import pytest
 
 from hooks.daemon import client
 from hooks.daemon.control import stop
-from tests.claude_code.conftest import CLAUDE, VENV_BIN, Machine, needs_cli, wait_for
+from tests.claude_code.conftest import needs_cli
+from tests.claude_code.machine import CLAUDE, VENV_BIN, Machine, wait_for
+from tests.claude_code.story import DAY1, DAY19, DAY20, HEDGED, QUESTION, RECALLED, STORY
 from tests.claude_code.stub_api import RecordedRequest, Reply, StubApi
 
 pytestmark = [pytest.mark.model, needs_cli]
-STORY = (
-    "let's always use pytest fixtures instead of setUp/tearDown for this codebase - tried "
-    "unittest style on a past project and sharing fixtures across test files was a pain."
-)
-QUESTION = "should I use TestCase.setUp() here or something else?"
-DAY1, DAY19, DAY20 = "2026-01-01T09:00:00Z", "2026-01-20T09:00:00Z", "2026-01-21T09:00:00Z"
-RECALLED = "UserPromptSubmit hook additional context: memory-vault: notes from the user's own"
-HEDGED = "Might be related (weak match)"
 
 
 def test_the_story_with_a_cold_daemon_on_day_19(installed: Machine) -> None:
