@@ -107,3 +107,34 @@ def test_first_prompt_without_any_daemon_waits_for_one_and_recalls_by_meaning(
         assert client.ping(vault.root) is not None
     finally:
         stop(vault)
+
+
+def test_the_daily_maintenance_waits_until_nobody_has_asked_for_a_while(
+    vault: Vault, tmp_path: Path
+) -> None:
+    """Its topic refit took 7 s here: run right after SessionStart's sweep, it would
+    hold up the first prompt of the day. Monotonic times are passed in, not waited."""
+    from hooks.daemon.server import QUIET_SECONDS
+
+    daemon = Daemon(vault, load_settings(vault.config_path, {}))
+    daemon._warm_then_answer()  # the warm-up, in this thread
+    try:
+        sweep = {"op": "sweep", "args": {"claude_config_dir": str(tmp_path), "now": DAY1}}
+        reply, steps = daemon._reply(sweep)
+        assert reply["ok"]
+        assert steps == ()  # nothing to capture; the maintenance is left for later
+        daemon._reply(sweep)  # a second sweep queues nothing more
+        asked = daemon.last_request
+        assert not daemon.idle_work_due(asked + QUIET_SECONDS / 2)
+        runs = 0
+        while daemon.idle_work_due(asked + QUIET_SECONDS):
+            daemon._start_idle_work(asked + QUIET_SECONDS)
+            assert daemon._idle_worker is not None
+            daemon._idle_worker.join(timeout=120)
+            runs += 1
+        assert runs == 4  # prune, refile, relink, mark the day: one step at a time
+        state = json.loads((vault.state_dir / "maintenance.json").read_text())
+        assert state["last_prune"].startswith("2026-01-01")
+        assert not daemon.idle_work_due(asked + QUIET_SECONDS)
+    finally:
+        daemon.shutdown()
