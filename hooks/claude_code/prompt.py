@@ -56,8 +56,16 @@ def cold_start(
 ) -> str:
     """No daemon answered: start one and wait for it within the budget; after
     that, answer from keywords (the daemon keeps starting for the next prompt)."""
+    import json
     from pathlib import Path
 
+    from hooks.claude_code.prompt_answer import event_fields
+
+    try:
+        if event_fields(json.loads(raw)) is None:
+            return ""  # no prompt in it: nothing to start a daemon for
+    except ValueError:
+        return ""
     client.spawn(Path(root), environ)
     budget = started + settings["hook_cold_wait_seconds"] - time.monotonic()
     now = environ.get("VAULT_NOW") or None
