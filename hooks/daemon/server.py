@@ -21,10 +21,10 @@ import signal
 import socket
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from hooks.daemon.ops import EXPECTED_ERRORS, Reply, Step, dispatch_reply
+from hooks.daemon.process import release_free_memory, rss_bytes, setup_logging
 from hooks.daemon.protocol import (
     RAW_REPLY_OPS,
     ProtocolError,
@@ -32,7 +32,6 @@ from hooks.daemon.protocol import (
     encode,
     error_line,
     lock_path,
-    log_path,
     pid_path,
     private_dir,
     read_line,
@@ -114,7 +113,7 @@ class Daemon:
         index.search("warm up", k=1)
         self._watcher = VaultWatcher(self.vault, self._apply_changes)
         self._watcher.start()
-        _release_free_memory()
+        release_free_memory()
 
     def _warm_then_answer(self) -> None:
         try:
@@ -331,35 +330,9 @@ class Daemon:
             "ready_seconds": self.ready_seconds,
             "requests": self.requests,
             "idle_limit_seconds": self.idle_seconds,
-            "rss_bytes": _rss_bytes(),
+            "rss_bytes": rss_bytes(),
             "memories": self.service.index.stats()["memories"],
         }
-
-
-def _release_free_memory() -> None:
-    """Hand the allocator's free pages back after the warm-up (glibc's malloc_trim)."""
-    import ctypes
-
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-
-
-def _rss_bytes() -> int:
-    with contextlib.suppress(OSError, ValueError, IndexError):
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
-def setup_logging(root: Path) -> None:
-    path = log_path(root)
-    private_dir(path.parent)
-    handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root_logger = logging.getLogger()
-    root_logger.addHandler(handler)
-    root_logger.setLevel(logging.INFO)
 
 
 def run(
