@@ -149,36 +149,46 @@ def debug_hook_ms(debug_file: Path, event: str) -> list[float]:
 
 
 def bench_claude(base: Path, rounds: int) -> None:
-    """`claude -p` with and without memory-vault (warm daemon), interleaved rounds;
+    """`claude -p` without memory-vault, with its hooks only, and with hooks and the
+    MCP server (what `vault install` sets up), interleaved rounds, warm daemons;
     then the first prompt of the day."""
-    bare = new_machine(base / "bare")
-    ours = new_machine(base / "ours")
-    assert ours.run(str(VENV_BIN / "vault"), "install").returncode == 0
-    assert ours.run(str(VENV_BIN / "vault"), "jot", STORY, now=DAY1).returncode == 0
+    machines = {name: new_machine(base / name) for name in ("none", "hooks", "all")}
+    for name in ("hooks", "all"):
+        machine = machines[name]
+        assert machine.run(str(VENV_BIN / "vault"), "install").returncode == 0
+        assert machine.run(str(VENV_BIN / "vault"), "jot", STORY, now=DAY1).returncode == 0
+    assert CLAUDE is not None
+    assert (
+        machines["hooks"].run(CLAUDE, "mcp", "remove", "vault", "--scope", "user").returncode == 0
+    )
     try:
-        overhead(bare, ours, base, rounds)
-        first_prompt_of_the_day(ours, rounds)
+        overhead(machines, base, rounds)
+        first_prompt_of_the_day(machines["all"], rounds)
     finally:
-        stop(ours.vault)
+        for machine in machines.values():
+            stop(machine.vault)
 
 
-def overhead(bare: Machine, ours: Machine, base: Path, rounds: int) -> None:
-    project = {m.base: m.project("project-b") for m in (bare, ours)}
-    walls: dict[str, list[float]] = {"bare": [], "ours": []}
+def overhead(machines: dict[str, Machine], base: Path, rounds: int) -> None:
+    labels = {"none": "no memory-vault", "hooks": "memory-vault hooks only (warm daemon)",
+              "all": "memory-vault hooks and MCP server (warm daemon)"}  # fmt: skip
+    walls: dict[str, list[float]] = {name: [] for name in machines}
     debug = base / "debug.txt"
     with StubApi() as api:
         for number in range(rounds + 1):
-            for name, machine in (("bare", bare), ("ours", ours)):
-                extra = ("--debug-file", str(debug)) if name == "ours" else ()
+            for name, machine in machines.items():
+                extra = ("--debug-file", str(debug)) if name == "hooks" else ()
                 started = time.perf_counter()
-                result = machine.claude(api, project[machine.base], "-p", "hi", *extra, now=DAY19)
+                result = machine.claude(api, machine.project("b"), "-p", "hi", *extra, now=DAY19)
                 assert result.returncode == 0, result.stderr
                 if number:  # the first round warms the CLI and the daemon
                     walls[name].append(time.perf_counter() - started)
-    without = line("claude -p hi, no memory-vault", [t * 1000 for t in walls["bare"]])
-    ours_p50 = line("claude -p hi, memory-vault installed (warm daemon)",
-                    [t * 1000 for t in walls["ours"]])  # fmt: skip
-    print(f"  overhead per session (p50 difference): {ours_p50 - without:.0f} ms")
+    p50 = {name: line(f"claude -p hi, {labels[name]}", [t * 1000 for t in walls[name]])
+           for name in machines}  # fmt: skip
+    print(
+        f"  per session: hooks +{p50['hooks'] - p50['none']:.0f} ms, "
+        f"hooks and MCP server +{p50['all'] - p50['none']:.0f} ms (p50 differences)"
+    )
     for event in ("SessionStart", "UserPromptSubmit", "Stop"):  # SessionEnd's is not timed
         line(f"  {event} hook as timed by Claude Code", debug_hook_ms(debug, event)[1:])
 
