@@ -49,7 +49,7 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("index", "bm25_saturation", 4.0, "BM25 score that normalises to 0.5"),
     ("index", "chunk_words", 400, "long notes are embedded in chunks of this many words"),
     ("index", "chunk_overlap", 80, "words shared by neighbouring chunks"),
-    ("daemon", "daemon_idle_seconds", 7200, "the warm daemon exits after this long unused"),
+    ("daemon", "daemon_idle_seconds", 28800, "the warm daemon exits after this long unused"),
     ("hooks", "hook_context_chars", 2000, "most characters a prompt hook injects (<= 10000)"),
     ("hooks", "hook_timeout_seconds", 2.0, "how long a tool hook waits for the daemon"),
     ("hooks", "hook_cold_wait_seconds", 12.0, "how long a prompt waits for a busy or cold daemon"),
