@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hooks.daemon import client
+from hooks.daemon import client, control
 from hooks.daemon.control import stop
 from hooks.daemon.server import Daemon
 from memory.service import MemoryService
@@ -69,6 +69,7 @@ def test_requests_wait_for_the_warm_up_and_ping_says_when_ready(held: HeldDaemon
     warming = client.ping(root)
     assert warming is not None
     assert warming["ready"] is False
+    assert control.describe(control.act(held.vault, "status")).startswith("Daemon starting: pid")
     assert client.wait_until_up(root, 0.3) is None
     event = json.dumps({"prompt": QUESTION, "session_id": "s1", "cwd": "/nowhere"}).encode()
     with pytest.raises(client.DaemonSlow):  # delivered; the daemon still owes it
