@@ -10,6 +10,7 @@ STAMP  := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
 INSPECTOR := .tools/node_modules/.bin/mcp-inspector
+CLAUDE    := .tools/node_modules/.bin/claude
 
 .PHONY: install tools demo check test lint bench
 
@@ -26,7 +27,12 @@ install: $(STAMP)
 $(INSPECTOR):
 	npm install --prefix .tools --no-audit --no-fund --silent @modelcontextprotocol/inspector@2.3.0
 
-tools: $(INSPECTOR)
+# The real Claude Code CLI (npm), pinned: the tests run `claude -p` against a local
+# stand-in for the Messages API (tests/claude_code/stub_api.py); nothing leaves the machine.
+$(CLAUDE):
+	npm install --prefix .tools --no-audit --no-fund --silent @anthropic-ai/claude-code@2.1.328
+
+tools: $(INSPECTOR) $(CLAUDE)
 
 demo: $(STAMP)
 	$(VENV)/bin/vault demo
@@ -36,7 +42,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy vault indexer memory hooks
 
-test: $(STAMP) $(INSPECTOR)
+test: $(STAMP) $(INSPECTOR) $(CLAUDE)
 	$(VENV)/bin/pytest -q
 
 check: lint test

@@ -65,8 +65,8 @@ class RandomEmbedder:
         return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
-def run_hook(root: Path, prompt: str, command: list[str] | None = None) -> float:
-    env = {**os.environ, "VAULT_HOME": str(root), "VAULT_NOW": "2026-01-02T00:00:00Z"}
+def run_hook(root: Path, prompt: str, command: list[str] | None = None, **extra: str) -> float:
+    env = {**os.environ, "VAULT_HOME": str(root), "VAULT_NOW": "2026-01-02T00:00:00Z", **extra}
     payload = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": prompt, "cwd": "/"})
     start = time.perf_counter()
     subprocess.run(command or HOOK, input=payload, capture_output=True, text=True, env=env,
@@ -132,10 +132,11 @@ def main() -> None:
         for prompt in prompts[:20]:
             stop(Vault(root))
             client.starting_path_clear(root)
-            cold.append(run_hook(root, prompt))
+            # past the cold budget: the keyword answer (claude_code_bench times the wait)
+            cold.append(run_hook(root, prompt, VAULT_HOOK_COLD_WAIT_SECONDS="0"))
             kill_starting_daemon(root)
-        summary(f"hook, no daemon (keyword fallback + spawn), {args.n} memories (goal p50 <= 250)",
-                cold)  # fmt: skip
+        summary(f"hook past the cold budget (keyword answer + spawn), {args.n} memories "
+                "(goal p50 <= 250)", cold)  # fmt: skip
         client.starting_path_clear(root)
         run_hook(root, prompts[0])
         up = client.wait_until_up(root, 180)

@@ -22,6 +22,12 @@ def _user_prompt_submit() -> None:
     prompt.run(sys.stdin, sys.stdout)
 
 
+def _tool_use() -> None:
+    from hooks.claude_code import tool_hook
+
+    tool_hook.run(sys.stdin, sys.stdout)
+
+
 def _session_start() -> None:
     from hooks.claude_code import session
 
@@ -40,6 +46,9 @@ def _capture(event: str) -> Callable[[], None]:
 HANDLERS: dict[str, Callable[[], None]] = {
     "user-prompt-submit": _user_prompt_submit,
     "session-start": _session_start,
+    "pre-tool-use": _tool_use,
+    "post-tool-use": _tool_use,
+    "post-tool-use-failure": _tool_use,
     "stop": _capture("stop"),
     "pre-compact": _capture("pre-compact"),
     "subagent-stop": _capture("subagent-stop"),

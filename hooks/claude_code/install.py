@@ -25,11 +25,18 @@ MARKER = "vault-hook"
 PLUGIN_ID = "memory-vault@"
 EVENTS = {  # Claude Code event: (our event name, timeout in seconds)
     "SessionStart": ("session-start", 15),
-    "UserPromptSubmit": ("user-prompt-submit", 10),
+    # covers hook_cold_wait_seconds (12) for a daemon that is starting, plus the fallback
+    "UserPromptSubmit": ("user-prompt-submit", 20),
+    "PreToolUse": ("pre-tool-use", 5),
+    "PostToolUseFailure": ("post-tool-use-failure", 5),
     "Stop": ("stop", 30),
     "PreCompact": ("pre-compact", 30),
     "SubagentStop": ("subagent-stop", 30),
     "SessionEnd": ("session-end", 5),
+}
+MATCHERS = {  # the push channels: edits and commands only (never our own MCP tools)
+    "PreToolUse": "Edit|Write|MultiEdit|NotebookEdit|Bash",
+    "PostToolUseFailure": "Bash",
 }
 START = "<!-- memory-vault:start -->"
 END = "<!-- memory-vault:end -->"
@@ -52,10 +59,12 @@ def bin_dir() -> Path:
 
 def our_groups() -> dict[str, list[dict[str, Any]]]:
     hook = bin_dir() / "vault-hook"
-    return {
-        event: [{"hooks": [{"type": "command", "command": f'"{hook}" {name}', "timeout": t}]}]
-        for event, (name, t) in EVENTS.items()
-    }
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for event, (name, timeout) in EVENTS.items():
+        group: dict[str, Any] = {"matcher": MATCHERS[event]} if event in MATCHERS else {}
+        group["hooks"] = [{"type": "command", "command": f'"{hook}" {name}', "timeout": timeout}]
+        groups[event] = [group]
+    return groups
 
 
 def _ours(handler: Any) -> bool:

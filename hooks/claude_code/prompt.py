@@ -1,13 +1,16 @@
 """UserPromptSubmit, end to end: stdin JSON -> daemon recall -> hook JSON.
 
-Standard library only. When no daemon answers it starts one in the background
-and answers this prompt from the FTS5 keyword index, so a prompt never waits
-for a model to load. Whatever happens, it exits 0 (entry.py logs failures).
+Standard library only. A warm daemon answers at once. A busy one, one that is
+starting (SessionStart spawned it) or none at all (this hook spawns one) is
+waited for within `hook_cold_wait_seconds` of the hook's start, so the first
+prompt of a session gets recall by meaning too; only past that budget is the
+prompt answered from the FTS5 keyword index. Whatever happens, it exits 0.
 """
 
 from __future__ import annotations
 
 import os
+import time
 
 from hooks.daemon import client
 from hooks.daemon.protocol import MAX_PROMPT_CHARS
@@ -21,8 +24,8 @@ if TYPE_CHECKING:
 
 
 def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) -> None:
-    """The raw event goes to the warm daemon, which answers with the line to print;
-    without a daemon, one is started and this prompt is answered from keywords."""
+    """The raw event goes to the daemon, which answers with the line to print."""
+    started = time.monotonic()
     try:
         raw = stdin.read()
     except (UnicodeDecodeError, ValueError):
@@ -34,16 +37,52 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
         return
     settings = load_settings(os.path.join(root, "config.toml"), environ)
     now = environ.get("VAULT_NOW") or None
+    budget = started + settings["hook_cold_wait_seconds"] - time.monotonic()
+    # A starting daemon (SessionStart spawned it) may not be listening yet; a busy
+    # one (a capture, the daily maintenance) answers after its current step.
+    wait = budget if client.daemon_starting(root) else 0.0
     try:
-        line = client.prompt_event(root, raw.encode(), now, settings["hook_timeout_seconds"])
+        line = client.prompt_event(root, raw.encode(), now, budget, wait)
+    except client.DaemonSlow:  # it has the prompt and will act on it: no second confirmation
+        line = keyword_answer(root, raw, settings, environ, keeps_state=False)
     except client.DaemonUnavailable:
-        line = without_daemon(root, raw, settings, environ)
+        line = cold_start(root, raw, settings, environ, started)
     if line:
         stdout.write(line + "\n")
 
 
-def without_daemon(root_text: str, raw: str, settings: Settings, environ: Mapping[str, str]) -> str:
-    """Start a daemon in the background and answer this prompt from the keyword index."""
+def cold_start(
+    root: str, raw: str, settings: Settings, environ: Mapping[str, str], started: float
+) -> str:
+    """No daemon answered: start one and wait for it within the budget; after
+    that, answer from keywords (the daemon keeps starting for the next prompt)."""
+    import json
+    from pathlib import Path
+
+    from hooks.claude_code.prompt_answer import event_fields
+
+    try:
+        if event_fields(json.loads(raw)) is None:
+            return ""  # no prompt in it: nothing to start a daemon for
+    except ValueError:
+        return ""
+    client.spawn(Path(root), environ)
+    budget = started + settings["hook_cold_wait_seconds"] - time.monotonic()
+    now = environ.get("VAULT_NOW") or None
+    try:
+        return client.prompt_event(root, raw.encode(), now, budget, wait=budget)
+    except client.DaemonSlow:
+        return keyword_answer(root, raw, settings, environ, keeps_state=False)
+    except client.DaemonUnavailable:
+        return keyword_answer(root, raw, settings, environ, keeps_state=True)
+
+
+def keyword_answer(
+    root_text: str, raw: str, settings: Settings, environ: Mapping[str, str], keeps_state: bool
+) -> str:
+    """This prompt answered from the keyword index. `keeps_state`: also confirm
+    the hedges shown before and remember the new ones (False when a daemon
+    already holds the prompt and will do that itself)."""
     import json
     from pathlib import Path
 
@@ -62,7 +101,6 @@ def without_daemon(root_text: str, raw: str, settings: Settings, environ: Mappin
         return ""
     prompt, session, cwd = fields
     root = Path(root_text)
-    client.spawn(root, environ)
     now_text = environ.get("VAULT_NOW")
 
     def recall() -> Tiers:
@@ -78,4 +116,6 @@ def without_daemon(root_text: str, raw: str, settings: Settings, environ: Mappin
     def confirm(ids: list[str]) -> None:
         confirmation.confirm(root, ids, environ)
 
-    return answer_prompt(root, prompt, session, recall, confirm, settings["hook_context_chars"])
+    session_state = session if keeps_state else ""
+    limit = settings["hook_context_chars"]
+    return answer_prompt(root, prompt, session_state, recall, confirm, limit)

@@ -1,9 +1,10 @@
 """SessionStart, Stop, PreCompact, SubagentStop and SessionEnd handlers.
 
-Capture is handed to the warm daemon (it replies at once and works after
-replying) or, without one, to a detached `vault capture` process, so no hook
-waits for a model; a transcript outside Claude's projects/ is refused unread.
-SessionStart prints a briefing, then asks for a sweep in the background.
+Capture is handed to the daemon (it replies at once and works after replying;
+one that is starting queues it), or to a daemon spawned with the request to do
+once warm; no hook waits for a model, so SessionEnd's 1.5 s budget is never at
+risk. SessionStart prints a briefing (a short one after a compaction), then
+asks for a sweep (transcripts of crashed sessions, prune when due).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from vault.config import load_settings
 from vault.paths import resolve_vault_home
 
 CAPTURE_EVENTS = ("stop", "pre-compact", "subagent-stop", "session-end")
+HAND_OFF_WAIT = 1.0  # seconds for a starting daemon to bind its socket
+COMPACT_ITEMS = 3  # memories in the briefing after a compaction
 
 
 def _event() -> dict[str, Any] | None:
@@ -37,13 +40,13 @@ def _vault_root(environ: Mapping[str, str]) -> Path | None:
 
 
 def _background(root: Path, op: str, args: dict[str, Any], cli: list[str]) -> None:
-    """Ask the daemon to do `op` after replying; without one, run the CLI detached."""
-    try:
-        client.request(root, op, args, timeout=1.0)
+    """Hand `op` to the daemon, or spawn one that does it once warm; when one is
+    starting but not listening within HAND_OFF_WAIT, run the CLI detached."""
+    wait = HAND_OFF_WAIT if client.daemon_starting(root) else 0.0
+    if client.hand_off(root, op, args, wait):
         return
-    except (client.DaemonUnavailable, client.DaemonError):
-        pass
-    client.spawn(root, os.environ)
+    if client.spawn(root, os.environ, first={"op": op, "args": args}):
+        return
     client.run_detached(root, cli, os.environ)
 
 
@@ -101,27 +104,32 @@ def _paths_fit(root: Path, *paths: str) -> bool:
 
 
 def session_start(environ: Mapping[str, str] = os.environ) -> None:
+    """Ask for a sweep first (on a cold machine that spawns the daemon, so it warms
+    while this hook and Claude Code carry on), then print the briefing; after a
+    compaction a short one: the strongest few memories, no notes or log."""
+    from hooks.claude_code.config_dir import claude_dir
+
     event = _event()
     root = _vault_root(environ)
     if event is None or root is None:
         return
+    sweep_args = {"claude_config_dir": str(claude_dir(environ)), "now": environ.get("VAULT_NOW")}
+    _background(root, "sweep", sweep_args, ["sweep"])
     cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
-    text = briefing(root, cwd, environ) if _paths_fit(root, cwd or "") else ""
+    short = event.get("source") == "compact"  # the context was just summarised
+    text = briefing(root, cwd, environ, short) if _paths_fit(root, cwd or "") else ""
     if text:
         output = {
             "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}
         }
         sys.stdout.write(json.dumps(output, ensure_ascii=False) + "\n")
         sys.stdout.flush()
-    from hooks.claude_code.config_dir import claude_dir
-
-    sweep_args = {"claude_config_dir": str(claude_dir(environ)), "now": environ.get("VAULT_NOW")}
-    _background(root, "sweep", sweep_args, ["sweep"])
 
 
-def briefing(root: Path, cwd: str | None, environ: Mapping[str, str]) -> str:
+def briefing(root: Path, cwd: str | None, environ: Mapping[str, str], short: bool = False) -> str:
     """SessionStart's context for a session in `cwd`: the strongest memories (the
-    project's first), this week's and month's notes and the recent daily log."""
+    project's first), this week's and month's notes and the recent daily log;
+    `short`: only the strongest few (COMPACT_ITEMS) in half the room."""
     from hooks.claude_code.briefing_extras import session_briefing
     from hooks.claude_code.context_text import CLAUDE_CODE_LIMIT
     from vault.clock import parse_time, utc_now
@@ -131,4 +139,11 @@ def briefing(root: Path, cwd: str | None, environ: Mapping[str, str]) -> str:
     now = parse_time(environ["VAULT_NOW"]) if environ.get("VAULT_NOW") else utc_now()
     project = project_for(settings["project_override"], cwd) or None
     limit = min(settings["hook_context_chars"], CLAUDE_CODE_LIMIT)
+    if short:
+        from hooks.claude_code.context_text import briefing_text
+        from memory.briefing import strongest
+        from memory.config import MemoryConfig
+
+        items = strongest(root, now, MemoryConfig.from_settings(settings), project)
+        return briefing_text(items[:COMPACT_ITEMS], "", limit // 2)
     return session_briefing(Vault(root), now, settings, project, limit)

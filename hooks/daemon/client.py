@@ -1,8 +1,10 @@
 """The thin client of the warm daemon. Standard library only.
 
 `request` sends one call with a short timeout and raises `DaemonUnavailable`
-when nobody answers. `spawn` starts a daemon detached (new session, no
-inherited pipes), at most once per 30 seconds per vault.
+when nobody answers. `raw_event` (the hooks' fast path) and `hand_off` can also
+wait for a daemon that is starting; `DaemonSlow` means the request got there
+but its answer did not come in time. `spawn` starts a daemon detached (new
+session, no inherited pipes), at most once per 30 seconds per vault.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from hooks.daemon.protocol import (
     pid_path,
     read_line,
     socket_file,
+    starting_file,
     starting_path,
 )
 
 TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
 if TYPE_CHECKING:  # the prompt hook loads this module: no pathlib at run time
+    import _socket
     from collections.abc import Mapping
     from pathlib import Path
     from typing import Any
@@ -31,6 +35,11 @@ SPAWN_GRACE_SECONDS = 30.0
 
 class DaemonUnavailable(Exception):
     """No daemon answered on the vault's socket."""
+
+
+class DaemonSlow(DaemonUnavailable):
+    """The request reached the daemon but no answer came in time. The daemon will
+    still do it (a starting one answers once warm): do not redo its effects."""
 
 
 class DaemonError(Exception):
@@ -63,35 +72,99 @@ def request(
     return reply.get("result")
 
 
-def prompt_event(root: str, event: bytes, now: str | None, timeout: float) -> str:
-    """Hand a raw UserPromptSubmit event to the daemon; returns the line to print.
+def raw_event(
+    root: str, op: str, event: bytes, now: str | None, timeout: float, wait: float = 0.0
+) -> str:
+    """Hand a raw hook event (`prompt_event`, `tool_event`) to the daemon; returns
+    the line to print. `wait`: seconds to keep trying while the socket is not
+    bound yet (a daemon starting); `timeout`: seconds until the answer, both
+    counted from now.
 
     Uses the C `_socket` module and builds the request by hand: the `socket`
     and `json` modules would double the hook's start-up time (enum, re). The
     event is already JSON; raw newlines can only be whitespace between its tokens.
     """
-    import _socket
-
+    started = time.monotonic()
     stamp = b"null"
     if now and all(c in "0123456789-:.TZ+ " for c in now):
         stamp = b'"' + now.encode() + b'"'
     body = event.strip().replace(b"\r", b" ").replace(b"\n", b" ") or b"null"
-    line = b'{"op": "prompt_event", "args": {"event": ' + body + b', "now": ' + stamp + b"}}\n"
-    path = socket_file(root)
-    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-    try:
-        sock.settimeout(min(timeout, 0.5))
-        sock.connect(path)
-        sock.settimeout(timeout)
-        sock.sendall(line)
-        answer = read_line(sock).decode("utf-8", "replace").strip()
-    except OSError as exc:  # refused, missing, reset, timed out
-        raise DaemonUnavailable(f"no answer from the daemon at {path}: {exc}") from exc
-    finally:
-        sock.close()
+    head = b'{"op": "' + op.encode() + b'", "args": {"event": '
+    line = head + body + b', "now": ' + stamp + b"}}\n"
+    answer = exchange(socket_file(root), line, started + wait, started + timeout)
     # A request the daemon could not parse (a truncated event) gets a JSON error
     # envelope instead; only hook output is ever printed.
-    return answer if answer.startswith('{"hookSpecificOutput"') else ""
+    text = answer.decode("utf-8", "replace").strip()
+    return text if text.startswith('{"hookSpecificOutput"') else ""
+
+
+def prompt_event(
+    root: str, event: bytes, now: str | None, timeout: float, wait: float = 0.0
+) -> str:
+    """`raw_event` for a UserPromptSubmit event."""
+    return raw_event(root, "prompt_event", event, now, timeout, wait)
+
+
+def exchange(path: str, line: bytes, connect_until: float, answer_until: float) -> bytes:
+    """Send one request line and read the answer line; deadlines are monotonic times."""
+
+    sock = _connect(path, connect_until)
+    try:
+        sock.settimeout(max(0.05, min(30.0, answer_until - time.monotonic())))
+        try:
+            sock.sendall(line)
+        except OSError as exc:
+            raise DaemonUnavailable(f"the daemon at {path} took no request: {exc}") from exc
+        try:
+            return read_line(sock)
+        except OSError as exc:  # timed out, or reset after the request went in
+            raise DaemonSlow(f"no answer in time from the daemon at {path}: {exc}") from exc
+    finally:
+        sock.close()
+
+
+def _connect(path: str, until: float) -> _socket.socket:
+    """A connected socket; while the daemon's socket is not there yet (it is
+    starting), try again every 20 ms until `until`."""
+    import _socket
+
+    while True:
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        try:
+            sock.settimeout(0.5)
+            sock.connect(path)
+            return sock
+        except (FileNotFoundError, ConnectionRefusedError) as exc:
+            sock.close()
+            if time.monotonic() >= until:
+                raise DaemonUnavailable(f"no daemon at {path}") from exc
+            time.sleep(0.02)
+        except OSError as exc:
+            sock.close()
+            raise DaemonUnavailable(f"no answer from the daemon at {path}: {exc}") from exc
+
+
+def hand_off(root: Path | str, op: str, args: dict[str, Any], wait: float) -> bool:
+    """Give a ready or starting daemon a request whose work follows its reply
+    (capture, sweep); True once it is there. `wait`: seconds to wait for a
+    starting daemon's socket."""
+    started = time.monotonic()
+    line = encode({"op": op, "args": args})
+    try:
+        exchange(socket_file(root), line, started + wait, started + wait + 0.5)
+    except DaemonSlow:
+        return True  # queued behind the warm-up or other work
+    except DaemonUnavailable:
+        return False
+    return True
+
+
+def daemon_starting(root: str | Path) -> bool:
+    """Whether a daemon was spawned for `root` moments ago and is not ready yet."""
+    try:
+        return time.time() - os.stat(starting_file(root)).st_mtime < SPAWN_GRACE_SECONDS
+    except OSError:
+        return False
 
 
 def ping(root: Path, timeout: float = 0.5) -> dict[str, Any] | None:
@@ -102,8 +175,9 @@ def ping(root: Path, timeout: float = 0.5) -> dict[str, Any] | None:
     return answer if isinstance(answer, dict) else None
 
 
-def spawn(root: Path, environ: Mapping[str, str]) -> bool:
-    """Start `vault serve` for `root` in the background; False if one is starting."""
+def spawn(root: Path, environ: Mapping[str, str], first: dict[str, Any] | None = None) -> bool:
+    """Start a daemon for `root` in the background; False if one is starting.
+    `first`: a request (`{"op", "args"}`) it does as soon as it is warm."""
     marker = starting_path(root)
     try:
         if time.time() - marker.stat().st_mtime < SPAWN_GRACE_SECONDS:
@@ -113,17 +187,24 @@ def spawn(root: Path, environ: Mapping[str, str]) -> bool:
     marker.parent.mkdir(parents=True, exist_ok=True)
     os.chmod(marker.parent, 0o700)
     marker.touch()
-    # The daemon serves every clock; each request carries its own `now`.
-    run_detached(root, ["serve"], {k: v for k, v in environ.items() if k != "VAULT_NOW"})
+    # The daemon serves every clock; each request carries its own `now`. It starts
+    # without the CLI (`python -m hooks.daemon`): no click, so it binds sooner.
+    clockless = {k: v for k, v in environ.items() if k != "VAULT_NOW"}
+    then = ["--then", encode(first).decode().strip()] if first else []
+    _detached(root, ["-m", "hooks.daemon", "--vault", str(root), *then], clockless)
     return True
 
 
 def run_detached(root: Path, args: list[str], environ: Mapping[str, str]) -> None:
     """Run `vault --vault ROOT ARGS` in the background: new session, no inherited pipes."""
+    _detached(root, ["-m", "hooks.cli", "--vault", str(root), *args], environ)
+
+
+def _detached(root: Path, python_args: list[str], environ: Mapping[str, str]) -> None:
     import subprocess
 
     subprocess.Popen(
-        [sys.executable, "-m", "hooks.cli", "--vault", str(root), *args],
+        [sys.executable, *python_args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -140,10 +221,11 @@ def starting_path_clear(root: Path) -> None:
 
 
 def wait_until_up(root: Path, timeout: float) -> dict[str, Any] | None:
+    """The daemon's ping once it is ready to answer, or None after `timeout`."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         answer = ping(root)
-        if answer is not None:
+        if answer is not None and answer.get("ready", True):
             return answer
         time.sleep(0.1)
     return None

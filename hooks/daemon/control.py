@@ -29,10 +29,13 @@ def stop(vault: Vault, timeout: float = 15.0) -> bool:
 
 
 def start(vault: Vault) -> dict[str, Any] | None:
-    if (answer := client.ping(vault.root)) is not None:
+    """The running daemon's ping once it is ready; one is started if none runs."""
+    answer = client.ping(vault.root)
+    if answer is not None and answer.get("ready", True):
         return answer
-    client.starting_path_clear(vault.root)
-    client.spawn(vault.root, os.environ)
+    if answer is None:
+        client.starting_path_clear(vault.root)
+        client.spawn(vault.root, os.environ)
     return client.wait_until_up(vault.root, START_TIMEOUT)
 
 
@@ -51,6 +54,8 @@ def act(vault: Vault, action: str) -> dict[str, Any]:
 def describe(result: dict[str, Any]) -> str:
     if not result.get("running"):
         return "Daemon stopped." if result.get("stopped") else "No daemon is running."
+    if not result.get("ready", True):
+        return f"Daemon starting: pid {result['pid']}, up {result['uptime_seconds']:.0f} s."
     rss = result.get("rss_bytes", 0) / 1e6
     return (
         f"Daemon running: pid {result['pid']}, up {result['uptime_seconds']:.0f} s, "

@@ -35,10 +35,13 @@ EXPECTED_ERRORS = (VaultError, IndexerError, RecallError, ProtocolError)
 @dataclass(frozen=True)
 class Reply:
     """A result to send now and work to do after it is sent, in steps: the daemon
-    lets waiting requests in between steps, so a long sweep never holds up a prompt."""
+    lets waiting requests in between steps, so a long sweep never holds up a prompt.
+    `idle_steps` is housekeeping the daemon leaves until nobody has asked anything
+    for a while (the daily maintenance: its topic refit alone took 7 s here)."""
 
     result: Json
     steps: tuple[Step, ...] = ()
+    idle_steps: tuple[Step, ...] = ()
 
 
 def _text(args: Args, key: str) -> str:
@@ -161,6 +164,18 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
     return Reply({"output": output}, _reinforce_later(service, confident, True))
 
 
+def op_tool_event(service: MemoryService, args: Args) -> Reply:
+    """A raw PreToolUse / PostToolUseFailure event, answered with the line the tool
+    hook prints: memories bearing on the file or command (hooks/claude_code/push.py)."""
+    from hooks.claude_code.project import project_identity
+    from hooks.claude_code.push import answer_tool_event
+
+    event = args.get("event")
+    cwd = event.get("cwd") if isinstance(event, dict) else None
+    project = project_identity(cwd if isinstance(cwd, str) else None) or None
+    return Reply({"output": answer_tool_event(service, event, project)})
+
+
 def op_recall_cold(service: MemoryService, args: Args) -> Reply:
     hits = service.recall_cold(_text(args, "query"), _options(args).limit)
     return Reply([h.to_dict() for h in hits])
@@ -280,8 +295,8 @@ def op_sweep(service: MemoryService, args: Args) -> Reply:
 
     environ = _claude_environ(args)
     pending = pending_transcripts(service, environ)
-    steps = [partial(capture_transcript, service, path, environ=environ) for path in pending]
-    return Reply({"queued": [str(p) for p in pending]}, (*steps, *maintenance_steps(service)))
+    steps = tuple(partial(capture_transcript, service, path, environ=environ) for path in pending)
+    return Reply({"queued": [str(p) for p in pending]}, steps, tuple(maintenance_steps(service)))
 
 
 def _answered(op: Callable[[MemoryService, Args], Json]) -> Callable[[MemoryService, Args], Reply]:
@@ -295,6 +310,7 @@ OPS: dict[str, Callable[[MemoryService, Args], Reply]] = {
     "recall": op_recall,
     "recall_associative": op_recall_associative,
     "prompt_event": op_prompt_event,
+    "tool_event": op_tool_event,
     "recall_cold": op_recall_cold,
     "confirm": op_confirm,
     "reinforce": op_reinforce,
@@ -324,6 +340,6 @@ def dispatch_reply(service: MemoryService, op: str, args: Args) -> Reply:
 def dispatch(service: MemoryService, op: str, args: Args) -> Json:
     """Run `op` and its follow-up work now (in-process callers)."""
     reply = dispatch_reply(service, op, args)
-    for step in reply.steps:
+    for step in (*reply.steps, *reply.idle_steps):
         step()
     return reply.result

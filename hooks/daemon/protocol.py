@@ -2,9 +2,9 @@
 
 One JSON object per line each way: `{"op": ..., "args": {...}}` and
 `{"ok": true, "result": ...}` or `{"ok": false, "error": ..., "kind": ...}`.
-One exception: `prompt_event` (the prompt hook) is answered with the raw line
-the hook prints (empty when there is nothing to say), so the hook never
-imports json.
+Two exceptions: `prompt_event` and `tool_event` (the prompt and tool hooks) are
+answered with the raw line the hook prints (empty when there is nothing to say),
+so those hooks never import json.
 The socket lives in `.index/run/` (0700), or, when that path is too long for
 a unix socket, in a 0700 folder of the user's under the temp directory.
 """
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_SOCKET_PATH = 100  # sun_path is 108 bytes on Linux, 104 on macOS
 MAX_MESSAGE = 8 * 1024 * 1024
-RAW_REPLY_OPS = frozenset({"prompt_event"})
+RAW_REPLY_OPS = frozenset({"prompt_event", "tool_event"})
 MAX_PROMPT_CHARS = 4000  # of a prompt used as a recall query
 
 
@@ -62,7 +62,13 @@ def lock_path(root: Path) -> Path:
 
 
 def starting_path(root: Path) -> Path:
+    """Touched by whoever spawns a daemon; removed by the daemon once it is ready."""
     return run_dir(root) / "starting"
+
+
+def starting_file(root: str | os.PathLike[str]) -> str:
+    """`starting_path` as a string (the prompt hook never imports pathlib)."""
+    return os.path.join(os.fspath(root), ".index", "run", "starting")
 
 
 def log_path(root: Path) -> Path:

@@ -3,13 +3,15 @@
 Holds the MemoryService, the model, FAISS and the watcher; answers JSON
 requests on a unix socket only the owner can use (0600 socket, 0700 folder).
 An flock on `.index/run/daemon.lock` guarantees one instance per vault; a stale
-socket or pid file never blocks a start. Requests run one at a time (one
-encoder thread: two threads on two cores made query p95 far worse). Exits
-after `daemon_idle_seconds` without requests, and cleanly on SIGTERM.
+socket or pid file never blocks a start. The socket is bound before the warm-up,
+so early requests wait for it instead of failing (ping answers at once, with
+`ready`). Requests run one at a time (one encoder thread). Exits after
+`daemon_idle_seconds` without requests, and cleanly on SIGTERM.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import fcntl
 import logging
@@ -19,11 +21,11 @@ import signal
 import socket
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from hooks.daemon.auto_sync import AutoSync
 from hooks.daemon.ops import EXPECTED_ERRORS, Reply, Step, dispatch_reply
+from hooks.daemon.process import release_free_memory, rss_bytes, setup_logging
 from hooks.daemon.protocol import (
     RAW_REPLY_OPS,
     ProtocolError,
@@ -31,7 +33,6 @@ from hooks.daemon.protocol import (
     encode,
     error_line,
     lock_path,
-    log_path,
     pid_path,
     private_dir,
     read_line,
@@ -39,12 +40,16 @@ from hooks.daemon.protocol import (
     socket_path,
     starting_path,
 )
+from indexer.index import VaultIndex
+from indexer.minilm import serving_embedder
 from indexer.watch import Changes, VaultWatcher
 from memory.service import MemoryService
 from vault.config import Settings
 from vault.layout import Vault
 
 log = logging.getLogger("memory_vault.daemon")
+SLOW_STEP_SECONDS = 0.5
+QUIET_SECONDS = 20.0  # no request for this long: housekeeping may run
 Answer = dict[str, Any]  # the reply envelope: {"ok": ..., "result" | "error", "kind"}
 
 
@@ -53,16 +58,35 @@ class AlreadyRunning(Exception):
 
 
 class Daemon:
-    def __init__(self, vault: Vault, settings: Settings, idle_seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        vault: Vault,
+        settings: Settings,
+        idle_seconds: float | None = None,
+        first: dict[str, Any] | None = None,
+    ) -> None:
+        """`first`: a request to do as soon as the daemon is warm (from whoever spawned it)."""
         self.vault = vault
+        self.first = first
         self.settings = settings
         self.idle_seconds = float(idle_seconds or settings["daemon_idle_seconds"])
-        self.service = MemoryService(vault, settings, auto_sync=False, embed_on_write=True)
+        index = VaultIndex(vault, settings, embedder=serving_embedder(settings["model"]))
+        self.service = MemoryService(
+            vault, settings, auto_sync=False, embed_on_write=True, index=index
+        )
         self.started = time.time()
+        self.ready_seconds: float | None = None  # from start to ready to answer
         self.last_request = time.monotonic()
         self.requests = 0
+        self._ready = threading.Event()  # set when warm (or when the warm-up failed)
+        self._failure = ""  # why the warm-up failed
         self._stop = threading.Event()
         self._work = threading.Lock()  # one request (one encoder thread) at a time
+        self._prompts = threading.Condition()  # hook events waiting: follow-up work yields
+        self._prompts_waiting = 0
+        self.quiet_seconds = QUIET_SECONDS
+        self._idle_work: collections.deque[tuple[dict[str, Any], Step]] = collections.deque()
+        self._idle_worker: threading.Thread | None = None
         self._lock_fd: int | None = None
         self._watcher: VaultWatcher | None = None
         self.auto_sync = AutoSync(vault, settings)
@@ -81,10 +105,14 @@ class Daemon:
         pid_path(self.vault.root).write_text(f"{os.getpid()}\n")
 
     def warm_up(self) -> None:
+        """Everything a first request would otherwise pay for: the model and its
+        first encode, the catalog and FAISS, a sync, the watcher."""
         self.service.require_vault()
-        self.service.index.embedder.encode(["warm up"])
-        report = self.service.index.sync()
+        index = self.service.index
+        index.embedder.encode(["warm up"])
+        report = index.sync()
         log.info("index synced: %s", report.summary())
+        index.search("warm up", k=1)
         self._watcher = VaultWatcher(self.vault, self._apply_changes)
         self._watcher.start()
         if self.settings["compaction_watch"]:  # Claude Code's transcripts, for compactions
@@ -92,6 +120,25 @@ class Daemon:
 
             interval = float(self.settings["compaction_poll_seconds"])
             start_watch_thread(self.service, os.environ, interval, self._stop, self._work)
+        release_free_memory()
+
+    def _warm_then_answer(self) -> None:
+        try:
+            with self._work:
+                self.warm_up()
+        except Exception as exc:  # waiting clients hear why, then the daemon exits
+            log.exception("warm-up failed")
+            self._failure = error_line(exc)
+            self.stop()
+        else:
+            self.ready_seconds = round(time.time() - self.started, 2)
+            log.info("ready to answer after %.2f s", self.ready_seconds)
+        finally:
+            self.last_request = time.monotonic()
+            starting_path(self.vault.root).unlink(missing_ok=True)
+            self._ready.set()
+        if self.first is not None and not self._failure:
+            self._serve(self.first)
 
     def _apply_changes(self, changes: Changes) -> None:
         with self._work:
@@ -101,6 +148,28 @@ class Daemon:
             log.info("watcher: %s", report.summary())
 
     def serve_forever(self) -> None:
+        """Bind, warm up in the background, and answer until idle or stopped."""
+        server = self._listen()
+        threading.Thread(target=self._warm_then_answer, name="warm-up", daemon=True).start()
+        try:
+            while not self._stop.is_set():
+                idle = time.monotonic() - self.last_request
+                if self._ready.is_set() and idle > self.idle_seconds:
+                    log.info("idle for %.0f s; exiting", self.idle_seconds)
+                    break
+                self._start_idle_work(time.monotonic())
+                try:
+                    conn, _ = server.accept()
+                except TimeoutError:
+                    self._maybe_auto_sync()
+                    continue
+                threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
+        finally:
+            server.close()
+            with contextlib.suppress(FileNotFoundError):
+                socket_path(self.vault.root).unlink()
+
+    def _listen(self) -> socket.socket:
         path = socket_path(self.vault.root)
         private_dir(path.parent)
         with contextlib.suppress(FileNotFoundError):
@@ -114,26 +183,11 @@ class Daemon:
         os.chmod(path, 0o600)
         server.listen(64)
         server.settimeout(0.5)
-        starting_path(self.vault.root).unlink(missing_ok=True)
         log.info("listening on %s (pid %d)", path, os.getpid())
-        try:
-            while not self._stop.is_set():
-                if time.monotonic() - self.last_request > self.idle_seconds:
-                    log.info("idle for %.0f s; exiting", self.idle_seconds)
-                    break
-                try:
-                    conn, _ = server.accept()
-                except TimeoutError:
-                    self._maybe_auto_sync()
-                    continue
-                threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
-        finally:
-            server.close()
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
+        return server
 
     def _maybe_auto_sync(self) -> None:
-        if self.auto_sync.due(self.last_request, self._work.locked()):
+        if self._ready.is_set() and self.auto_sync.due(self.last_request, self._work.locked()):
             threading.Thread(target=self._auto_sync, name="vault-auto-sync", daemon=True).start()
 
     def _auto_sync(self) -> None:
@@ -149,6 +203,7 @@ class Daemon:
         with self._work:
             self.service.index.close()
         pid_path(self.vault.root).unlink(missing_ok=True)
+        starting_path(self.vault.root).unlink(missing_ok=True)
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
@@ -170,15 +225,58 @@ class Daemon:
                 reply, steps = self._answer(message)
                 self._send(conn, reply)
                 return
-            with self._work:  # one request at a time
-                reply, steps = self._answer(message)
-                self._send(conn, reply, message.get("op"))
-                if steps:
-                    self._run_step(message, steps[0])
-            for step in steps[1:]:
-                time.sleep(0.002)  # a request waiting for the lock goes first
+            urgent = message.get("op") in RAW_REPLY_OPS  # a person waits for these
+            self._count_waiting(urgent)
+            self._ready.wait()  # a request that came during the warm-up waits for it
+            if self._failure:
+                self._count_waiting(-urgent)
+                failed = f"the daemon could not start: {self._failure}"
+                self._send(conn, {"ok": False, "error": failed, "kind": "internal"})
+                return
+            self._serve(message, conn, urgent)
+
+    def idle_work_due(self, now: float) -> bool:
+        """Housekeeping waits for quiet: ready, and no request for `quiet_seconds`."""
+        quiet = now - self.last_request >= self.quiet_seconds
+        busy = self._idle_worker is not None and self._idle_worker.is_alive()
+        return bool(self._idle_work) and quiet and not busy and self._ready.is_set()
+
+    def _start_idle_work(self, now: float) -> None:
+        """One housekeeping step at a time; the quiet is checked again before each."""
+        if self.idle_work_due(now):
+            message, step = self._idle_work.popleft()
+
+            def run() -> None:
                 with self._work:
                     self._run_step(message, step)
+
+            self._idle_worker = threading.Thread(target=run, name="housekeeping", daemon=True)
+            self._idle_worker.start()
+
+    def _count_waiting(self, hook_events: int) -> None:
+        with self._prompts:
+            self._prompts_waiting += hook_events
+            self._prompts.notify_all()
+
+    def _serve(
+        self, message: dict[str, Any], conn: socket.socket | None = None, urgent: bool = False
+    ) -> None:
+        """One request at a time: the reply goes out first, then its follow-up steps.
+        Hook events (prompts, tool calls) go before any follow-up step still to run."""
+        with self._work:
+            self._count_waiting(-urgent)  # being served now
+            reply, steps = self._answer(message)
+            if conn is not None:
+                self._send(conn, reply, message.get("op"))
+            if steps and not self._prompts_waiting:
+                self._run_step(message, steps[0])
+                steps = steps[1:]
+        for step in steps:
+            with self._prompts:  # bounded: a hook event takes well under a second
+                self._prompts.wait_for(lambda: self._prompts_waiting == 0, timeout=10)
+            time.sleep(0.002)  # a request waiting for the lock goes first
+            with self._work:
+                self._run_step(message, step)
 
     @staticmethod
     def _send(conn: socket.socket, reply: Answer, op: object = None) -> None:
@@ -193,12 +291,16 @@ class Daemon:
             conn.shutdown(socket.SHUT_WR)
 
     def _run_step(self, message: dict[str, Any], step: Step) -> None:
+        started = time.perf_counter()
         try:
             step()
         except EXPECTED_ERRORS as exc:
             log.info("follow-up of %s failed: %s", message.get("op"), exc)
         except Exception:  # a bug must not kill the daemon; it is logged in full
             log.exception("follow-up of %s crashed", message.get("op"))
+        seconds = time.perf_counter() - started
+        if seconds > SLOW_STEP_SECONDS:  # what a prompt may have waited behind
+            log.info("a follow-up step of %s took %.1f s", message.get("op"), seconds)
 
     def _answer(self, message: dict[str, Any]) -> tuple[Answer, tuple[Step, ...]]:
         if "error" in message:
@@ -220,6 +322,8 @@ class Daemon:
         try:
             self.requests += 1
             reply: Reply = dispatch_reply(self.service, op, args)
+            if not any(queued.get("op") == op for queued, _ in self._idle_work):  # once is enough
+                self._idle_work.extend((message, step) for step in reply.idle_steps)
         except EXPECTED_ERRORS as exc:  # the request's fault, not ours: no traceback
             log.info("%s failed: %s", op, exc)
             error = error_line(exc)
@@ -232,39 +336,34 @@ class Daemon:
         return {"ok": True, "result": reply.result}, reply.steps
 
     def describe(self) -> dict[str, Any]:
-        return {
+        basics = {
             "pid": os.getpid(),
             "vault": str(self.vault.root),
             "uptime_seconds": round(time.time() - self.started, 1),
+            "ready": self._ready.is_set() and not self._failure,
+        }
+        if not basics["ready"]:  # the index belongs to the warm-up until then
+            return basics
+        return {
+            **basics,
+            "ready_seconds": self.ready_seconds,
             "requests": self.requests,
             "idle_limit_seconds": self.idle_seconds,
-            "rss_bytes": _rss_bytes(),
+            "rss_bytes": rss_bytes(),
             "memories": self.service.index.stats()["memories"],
         }
 
 
-def _rss_bytes() -> int:
-    with contextlib.suppress(OSError, ValueError, IndexError):
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
-def setup_logging(root: Path) -> None:
-    path = log_path(root)
-    private_dir(path.parent)
-    handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root_logger = logging.getLogger()
-    root_logger.addHandler(handler)
-    root_logger.setLevel(logging.INFO)
-
-
-def run(vault: Vault, settings: Settings, idle_seconds: float | None = None) -> int:
-    """Run a daemon in the foreground until idle, SIGTERM or a shutdown request."""
+def run(
+    vault: Vault,
+    settings: Settings,
+    idle_seconds: float | None = None,
+    first: dict[str, Any] | None = None,
+) -> int:
+    """Run a daemon in the foreground until idle, SIGTERM or a shutdown request;
+    `first` is a request to do once warm."""
     setup_logging(vault.root)
-    daemon = Daemon(vault, settings, idle_seconds)
+    daemon = Daemon(vault, settings, idle_seconds, first)
     try:
         daemon.acquire()
     except AlreadyRunning as exc:
@@ -272,7 +371,6 @@ def run(vault: Vault, settings: Settings, idle_seconds: float | None = None) -> 
         return 0
     previous = {sig: signal.signal(sig, daemon.stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
-        daemon.warm_up()
         daemon.serve_forever()
     finally:
         daemon.shutdown()

@@ -198,10 +198,16 @@ FUZZ_WORKER = textwrap.dedent(
     from hooks.claude_code import entry
     random.seed(int(sys.argv[1]))
     events = ["user-prompt-submit", "session-start", "stop", "pre-compact", "session-end",
-              "subagent-stop"]
+              "subagent-stop", "pre-tool-use", "post-tool-use-failure"]
     garbage = sys.argv[2]
     def payload():
-        kind = random.randrange(7)
+        kind = random.randrange(8)
+        if kind == 7:
+            return json.dumps({"tool_name": random.choice(["Edit", "Bash", "mcp__vault__x", 5]),
+                               "tool_input": random.choice([{}, {"file_path": 3}, [], "x",
+                                                            {"command": "pytest -q tests"}]),
+                               "session_id": random.choice(["f", None, 4]), "cwd": garbage,
+                               "error": random.choice([None, 7, "Exit code 1"])})
         if kind == 0:
             return "".join(chr(random.randrange(1, 0x2FFF)) for _ in range(random.randrange(200)))
         if kind == 1:

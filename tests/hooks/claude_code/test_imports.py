@@ -9,6 +9,7 @@ import sys
 WITHOUT_DAEMON = [
     "hooks.claude_code.entry",
     "hooks.claude_code.prompt",
+    "hooks.claude_code.tool_hook",
     "hooks.claude_code.prompt_answer",
     "hooks.claude_code.confirmation",
     "hooks.claude_code.session",

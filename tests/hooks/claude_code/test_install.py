@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hooks.claude_code.install import EVENTS
+
 FAKE_CLAUDE = f"""#!{sys.executable}
 # Stands in for `claude mcp add|remove --scope user`: logs the call and keeps the
 # user-scope servers in <CLAUDE_CONFIG_DIR>/.claude.json, as Claude Code does.
@@ -105,7 +107,7 @@ def test_dry_run_changes_nothing_and_broken_settings_are_refused(tmp_path: Path)
     settings, guide = setup(tmp_path)
     result = run(tmp_path, "install", "--dry-run")
     assert result.returncode == 0
-    assert "would: hooks: add 6 events" in result.stdout
+    assert f"would: hooks: add {len(EVENTS)} events" in result.stdout
     assert settings.read_text() == ORIGINAL_SETTINGS
     settings.write_text("{ not json")
     broken = run(tmp_path, "install")

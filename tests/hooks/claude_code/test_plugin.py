@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hooks.claude_code.install import EVENTS
+from hooks.claude_code.install import EVENTS, MATCHERS
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -41,9 +41,12 @@ def test_manifests_agree_with_the_installer() -> None:
     assert plugin["name"] == market["plugins"][0]["name"] == "memory-vault"
     hooks = json.loads((ROOT / "hooks" / "hooks.json").read_text())["hooks"]
     assert set(hooks) == set(EVENTS)
-    for event, (name, _) in EVENTS.items():
-        command = hooks[event][0]["hooks"][0]["command"]
-        assert command == f'"${{CLAUDE_PLUGIN_ROOT}}"/bin/vault-hook {name}'
+    for event, (name, timeout) in EVENTS.items():
+        [group] = hooks[event]
+        [handler] = group["hooks"]
+        assert handler["command"] == f'"${{CLAUDE_PLUGIN_ROOT}}"/bin/vault-hook {name}'
+        assert handler["timeout"] == timeout
+        assert group.get("matcher") == MATCHERS.get(event)
     server = json.loads((ROOT / ".mcp.json").read_text())["mcpServers"]["vault"]
     assert (server["command"], server["args"]) == ("${CLAUDE_PLUGIN_ROOT}/bin/vault", ["mcp"])
 

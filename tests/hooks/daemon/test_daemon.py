@@ -175,11 +175,15 @@ def test_sixteen_processes_fifty_recalls_lose_no_reinforcement(running: Vault) -
     assert MemoryStore(running).read_path(billing).recalls == 800
 
 
-def test_without_daemon_hook_answers_from_keywords_and_starts_one(seeded: Vault) -> None:
+def test_past_the_cold_budget_the_hook_answers_from_keywords_and_starts_one(
+    seeded: Vault,
+) -> None:
     event = {"prompt": "the thumbnail worker queue stalls again, restart it?"}
     try:
         started = time.monotonic()
-        result = hook(seeded, event, VAULT_NOW="2026-01-02T09:00:00Z")
+        result = hook(
+            seeded, event, VAULT_NOW="2026-01-02T09:00:00Z", VAULT_HOOK_COLD_WAIT_SECONDS="0"
+        )
         assert time.monotonic() - started < 5
         assert result.returncode == 0
         context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]

@@ -1,0 +1,1 @@
+"""The real Claude Code CLI against a local stand-in for the Messages API."""
