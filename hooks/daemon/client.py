@@ -12,12 +12,14 @@ import sys
 import time
 
 from hooks.daemon.protocol import (
+    UnsafeSocketFolder,
     decode,
     encode,
     pid_path,
     read_line,
     socket_file,
     starting_path,
+    trusted_socket_folder,
 )
 
 TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
@@ -33,6 +35,11 @@ class DaemonUnavailable(Exception):
     """No daemon answered on the vault's socket."""
 
 
+class DaemonSilent(DaemonUnavailable):
+    """The daemon took the request but sent no answer in time: it may still do it,
+    so a write must not be repeated elsewhere."""
+
+
 class DaemonError(Exception):
     """The daemon answered with an error (bad input, unknown id, ...)."""
 
@@ -46,21 +53,32 @@ def request(
 ) -> Any:
     import socket
 
-    path = socket_file(root)
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+    path = trusted_socket_file(root)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        try:
             sock.settimeout(min(timeout, 0.5))
             sock.connect(path)
             sock.settimeout(timeout)
             sock.sendall(encode({"op": op, "args": args or {}}))
+        except OSError as exc:  # missing, refused, reset, timed out: nothing was done
+            raise DaemonUnavailable(f"no daemon at {path}: {exc}") from exc
+        try:
             reply = decode(read_line(sock))
-    except (FileNotFoundError, ConnectionRefusedError, ConnectionResetError) as exc:
-        raise DaemonUnavailable(f"no daemon at {path}") from exc
-    except (TimeoutError, OSError) as exc:
-        raise DaemonUnavailable(f"daemon at {path} did not answer: {exc}") from exc
+        except OSError as exc:
+            raise DaemonSilent(f"the daemon at {path} did not answer {op!r}: {exc}") from exc
     if not reply.get("ok"):
         raise DaemonError(str(reply.get("error", "daemon error")), str(reply.get("kind", "")))
     return reply.get("result")
+
+
+def trusted_socket_file(root: Path | str) -> str:
+    """The daemon's socket, if its folder is safe to talk through (else unavailable)."""
+    path = socket_file(root)
+    try:
+        trusted_socket_folder(path)
+    except UnsafeSocketFolder as exc:
+        raise DaemonUnavailable(str(exc)) from None
+    return path
 
 
 def prompt_event(root: str, event: bytes, now: str | None, timeout: float) -> str:
@@ -77,7 +95,7 @@ def prompt_event(root: str, event: bytes, now: str | None, timeout: float) -> st
         stamp = b'"' + now.encode() + b'"'
     body = event.strip().replace(b"\r", b" ").replace(b"\n", b" ") or b"null"
     line = b'{"op": "prompt_event", "args": {"event": ' + body + b', "now": ' + stamp + b"}}\n"
-    path = socket_file(root)
+    path = trusted_socket_file(root)
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.settimeout(min(timeout, 0.5))

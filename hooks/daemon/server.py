@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hooks.daemon.ops import EXPECTED_ERRORS, Reply, Step, dispatch_reply
+from hooks.daemon.ops import EXPECTED_ERRORS, UNLOCKED_OPS, Reply, Step, dispatch_reply
 from hooks.daemon.protocol import (
     RAW_REPLY_OPS,
     ProtocolError,
@@ -31,6 +31,7 @@ from hooks.daemon.protocol import (
     error_line,
     lock_path,
     log_path,
+    make_socket_folder,
     pid_path,
     private_dir,
     read_line,
@@ -62,6 +63,8 @@ class Daemon:
         self.requests = 0
         self._stop = threading.Event()
         self._work = threading.Lock()  # one request (one encoder thread) at a time
+        self.service.turn = self._work  # long work (a rebuild) takes it step by step
+        self._active: set[int] = set()  # threads answering a request: never idle meanwhile
         self._lock_fd: int | None = None
         self._watcher: VaultWatcher | None = None
 
@@ -81,21 +84,21 @@ class Daemon:
     def warm_up(self) -> None:
         self.service.require_vault()
         self.service.index.embedder.encode(["warm up"])
-        report = self.service.index.sync()
+        report = self.service.on_files_changed()
         log.info("index synced: %s", report.summary())
         self._watcher = VaultWatcher(self.vault, self._apply_changes)
         self._watcher.start()
 
     def _apply_changes(self, changes: Changes) -> None:
+        """A file written by an editor, dropped in or pulled: the same path as a jot."""
         with self._work:
-            index = self.service.index
-            report = index.sync() if changes.rescan else index.apply(changes.paths)
+            report = self.service.on_files_changed(None if changes.rescan else changes.paths)
         if report.changed or report.problems:
             log.info("watcher: %s", report.summary())
 
     def serve_forever(self) -> None:
         path = socket_path(self.vault.root)
-        private_dir(path.parent)
+        make_socket_folder(path)
         with contextlib.suppress(FileNotFoundError):
             path.unlink()  # stale: we hold the lock, so nobody else listens here
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -111,7 +114,8 @@ class Daemon:
         log.info("listening on %s (pid %d)", path, os.getpid())
         try:
             while not self._stop.is_set():
-                if time.monotonic() - self.last_request > self.idle_seconds:
+                idle = time.monotonic() - self.last_request > self.idle_seconds
+                if idle and not self._active:
                     log.info("idle for %.0f s; exiting", self.idle_seconds)
                     break
                 try:
@@ -141,25 +145,37 @@ class Daemon:
     # Requests ------------------------------------------------------------------
 
     def _handle(self, conn: socket.socket) -> None:
-        with conn:
-            conn.settimeout(30)
-            try:
-                message = decode(read_line(conn))
-            except (OSError, ProtocolError) as exc:
-                message = {"op": "", "error": f"bad request: {exc}"}
-            if message.get("op") in ("ping", "shutdown"):  # never wait behind work
-                reply, steps = self._answer(message)
-                self._send(conn, reply)
-                return
-            with self._work:  # one request at a time
-                reply, steps = self._answer(message)
-                self._send(conn, reply, message.get("op"))
-                if steps:
-                    self._run_step(message, steps[0])
-            for step in steps[1:]:
-                time.sleep(0.002)  # a request waiting for the lock goes first
-                with self._work:
-                    self._run_step(message, step)
+        self._active.add(threading.get_ident())
+        try:
+            with conn:
+                self._serve(conn)
+        finally:
+            self._active.discard(threading.get_ident())
+            self.last_request = time.monotonic()
+
+    def _serve(self, conn: socket.socket) -> None:
+        conn.settimeout(30)
+        try:
+            message = decode(read_line(conn))
+        except (OSError, ProtocolError) as exc:
+            message = {"op": "", "error": f"bad request: {exc}"}
+        if message.get("op") in ("ping", "shutdown"):  # never wait behind work
+            reply, steps = self._answer(message)
+            self._send(conn, reply)
+            return
+        if message.get("op") in UNLOCKED_OPS:  # takes the work lock in turns itself
+            reply, steps = self._answer(message)
+            self._send(conn, reply, message.get("op"))
+            return
+        with self._work:  # one request at a time
+            reply, steps = self._answer(message)
+            self._send(conn, reply, message.get("op"))
+            if steps:
+                self._run_step(message, steps[0])
+        for step in steps[1:]:
+            time.sleep(0.002)  # a request waiting for the lock goes first
+            with self._work:
+                self._run_step(message, step)
 
     @staticmethod
     def _send(conn: socket.socket, reply: Answer, op: object = None) -> None:
