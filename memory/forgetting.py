@@ -30,11 +30,9 @@ def prune(service: ServiceContext, dry_run: bool = False) -> list[Listing]:
     if dry_run:
         return [listing(service, row, now) for row in due]
     archived = [(row, _archive(service, row.id)) for row in due]
-    done = [(row, path) for row, path in archived if path is not None]
-    listings = [listing(service, row, now) for row, _ in done]
-    service.on_files_changed(
-        [path for _, path in done] + [service.vault.root / row.path for row in due]
-    )
+    listings = [listing(service, row, now) for row, path in archived if path is not None]
+    old = [service.vault.root / row.path for row in due]
+    service.on_files_changed(old + [service.vault.counterpart(path) for path in old])
     return listings
 
 

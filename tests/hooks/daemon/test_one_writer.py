@@ -51,11 +51,10 @@ def write_memories(vault: Vault, count: int) -> None:
         (vault.memories_dir / f"runbook-{i:04d}.md").write_text(frontmatter.render(meta, body))
 
 
-@pytest.fixture
-def running(vault: Vault, embedder: SentenceTransformerEmbedder) -> Iterator[Vault]:
-    """A daemon over 300 indexed memories (links switched off: this is about the index)."""
+def daemon_over(vault: Vault, embedder: SentenceTransformerEmbedder, count: int) -> Iterator[Vault]:
+    """A daemon over `count` indexed memories (links off: this is about the index)."""
     vault.config_path.write_text("[association]\nlinks_max = 0\n")
-    write_memories(vault, 300)
+    write_memories(vault, count)
     index = VaultIndex(vault, load_settings(vault.config_path, {}), embedder=embedder)
     index.sync()
     index.close()
@@ -63,6 +62,16 @@ def running(vault: Vault, embedder: SentenceTransformerEmbedder) -> Iterator[Vau
     assert client.wait_until_up(vault.root, 300) is not None
     yield vault
     stop(vault, process)
+
+
+@pytest.fixture
+def running(vault: Vault, embedder: SentenceTransformerEmbedder) -> Iterator[Vault]:
+    yield from daemon_over(vault, embedder, 300)  # a rebuild that lasts a few seconds
+
+
+@pytest.fixture
+def small(vault: Vault, embedder: SentenceTransformerEmbedder) -> Iterator[Vault]:
+    yield from daemon_over(vault, embedder, 10)
 
 
 def deleted_catalog_files(pid: int) -> list[str]:
@@ -84,7 +93,8 @@ def test_reindex_full_under_a_daemon_is_its_work_and_recall_keeps_answering(
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     latencies, answers = [], []
-    args = {"query": "restart the payroll worker when its queue stalls", "reinforce": False}
+    args = {"query": "restart the payroll worker when its queue stalls", "reinforce": False,
+            "now": "2026-01-02T09:00:00Z"}  # fmt: skip
     while rebuild.poll() is None:
         started = time.monotonic()
         answers.append(client.request(running.root, "recall", args, timeout=120))
@@ -105,15 +115,15 @@ def test_reindex_full_under_a_daemon_is_its_work_and_recall_keeps_answering(
     assert catalog_meta(running, "rebuilds") == "1"
 
 
-def test_every_cli_write_goes_to_the_running_daemon(running: Vault) -> None:
+def test_every_cli_write_goes_to_the_running_daemon(small: Vault) -> None:
     def requests() -> int:
-        return int(client.ping(running.root)["requests"])  # type: ignore[index]
+        return int(client.ping(small.root)["requests"])  # type: ignore[index]
 
     before = requests()
-    jotted = cli(running, "jot", "The audit export runs at 03:00 UTC every night.")
+    jotted = cli(small, "jot", "The audit export runs at 03:00 UTC every night.")
     assert jotted.returncode == 0, jotted.stderr
     memory_id = jotted.stdout.strip()
-    note = running.root.parent / "decision.md"
+    note = small.root.parent / "decision.md"
     note.write_text("# Decision\n\nWe keep audit logs for 400 days.\n")
     commands = [
         ("reinforce", memory_id), ("confirm", memory_id), ("forget", memory_id),
@@ -123,18 +133,18 @@ def test_every_cli_write_goes_to_the_running_daemon(running: Vault) -> None:
         ("purge", memory_id, "--yes"),
     ]  # fmt: skip
     for command in commands:
-        result = cli(running, *command)
+        result = cli(small, *command)
         assert result.returncode == 0, (command, result.stderr)
     assert requests() == before + 1 + len(commands)
-    assert not (running.memories_dir / f"{memory_id}.md").exists()
-    assert catalog_meta(running, "rebuilds") is None  # no process rebuilt anything
+    assert not (small.memories_dir / f"{memory_id}.md").exists()
+    assert catalog_meta(small, "rebuilds") is None  # no process rebuilt anything
 
 
-def test_a_daemon_error_keeps_its_exit_code(running: Vault) -> None:
-    missing = cli(running, "reinforce", "no-such-memory-0000")
+def test_a_daemon_error_keeps_its_exit_code(small: Vault) -> None:
+    missing = cli(small, "reinforce", "no-such-memory-0000")
     assert missing.returncode == 1
     assert "no memory with id" in missing.stderr
-    (running.memories_dir / "broken.md").write_text("---\ntier: [x\n---\nbody\n")
-    broken = cli(running, "confirm", "broken")
+    (small.memories_dir / "broken.md").write_text("---\ntier: [x\n---\nbody\n")
+    broken = cli(small, "confirm", "broken")
     assert broken.returncode == 3
     assert "fix the frontmatter by hand" in broken.stderr
