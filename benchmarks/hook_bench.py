@@ -28,6 +28,7 @@ from hooks.daemon.control import stop
 from hooks.daemon.protocol import pid_path
 from indexer.embedder import DEFAULT_MODEL_NAME, SentenceTransformerEmbedder
 from indexer.index import VaultIndex
+from indexer.published import vectors_file
 from vault.config import load_settings
 from vault.layout import Vault
 
@@ -112,6 +113,7 @@ def main() -> None:
         vault = write_vault(Path(tmp) / "v", texts(args.n))
         index = VaultIndex(vault, load_settings(None, {}), embedder=SentenceTransformerEmbedder())
         index.sync()
+        generation = int(index.stats()["generation"])  # type: ignore[call-overload]
         index.close()
         root = vault.root
 
@@ -143,7 +145,7 @@ def main() -> None:
         print(f"a daemon is running after a cold hook: {up is not None}")
         stop(Vault(root))
 
-        faiss_file = str(root / ".index" / "vectors.faiss")
+        faiss_file = str(vectors_file(root / ".index", generation))
         base = [run_hook(root, p, [sys.executable, "-c", BASELINE, faiss_file])
                 for p in prompts[:5]]  # fmt: skip
         baseline = summary("baseline hook that loads sentence-transformers per call", base)

@@ -24,6 +24,7 @@ from indexer.catalog import ManifestRow
 from indexer.embedder import SentenceTransformerEmbedder
 from indexer.faiss_store import VectorStore
 from indexer.index import VaultIndex
+from indexer.published import vectors_file
 from indexer.vector_ids import vector_id
 from memory.service import MemoryService
 from vault import frontmatter
@@ -143,7 +144,7 @@ def synthetic_big(n: int, workdir: Path, embedder: SentenceTransformerEmbedder) 
     MemoryService.init_vault(vault)
     index = VaultIndex(vault, load_settings(None, {}), embedder=embedder)
     catalog = index.catalog
-    store = VectorStore(index.vectors_path, 384)
+    store = VectorStore(384)
     rng = np.random.default_rng(3)
     bodies = texts(n, seed=11)
     catalog.transaction()
@@ -160,9 +161,9 @@ def synthetic_big(n: int, workdir: Path, embedder: SentenceTransformerEmbedder) 
             catalog.upsert_row(row)
             catalog.set_text(row.id, bodies[i], ())
             catalog.set_chunks(row.id, [vec])
-    catalog.commit()
-    store.save()
+    store.save(vectors_file(vault.index_dir, 1))  # published with the rows, as a writer does
     catalog.set_meta("generation", "1")
+    catalog.commit()
     index.close()
     return vault
 

@@ -123,6 +123,23 @@ class Catalog:
         self.db.execute("BEGIN IMMEDIATE")
         return self.db
 
+    def begin_read(self) -> None:
+        """Start a read snapshot: every query until `end_read` sees one committed state."""
+        self.db.execute("BEGIN")
+
+    def end_read(self) -> None:
+        if self.db.in_transaction:
+            self.db.execute("COMMIT")
+
+    def generation(self) -> int:
+        """The published generation: its vectors are in `vectors-<generation>.faiss`."""
+        return int(self.get_meta("generation") or 0)
+
+    def clear(self) -> None:
+        """Empty every table but meta (a rebuild, inside the writer's transaction)."""
+        for table in ("memories", "chunks", "problems", "fts"):
+            self.db.execute(f"DELETE FROM {table}")
+
     def commit(self) -> None:
         self.db.execute("COMMIT")
 

@@ -13,3 +13,7 @@ class CorruptIndexError(IndexerError):
 
 class ModelUnavailableError(IndexerError):
     """The embedding model cannot be loaded offline."""
+
+
+class IndexBusyError(IndexerError):
+    """Another process holds the index lock (a long write or rebuild); try again."""

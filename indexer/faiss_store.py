@@ -1,7 +1,8 @@
 """The vector store: FAISS inner product over unit vectors, stable int64 ids.
 
-Ids come from `vector_ids.vector_id`. The file is written atomically (vault/atomic.py);
-a file that does not load or does not match the catalog is reported as corrupt.
+Ids come from `vector_ids.vector_id`. Each published generation has its own
+file (indexer/published.py), written atomically (vault/atomic.py); a file that
+does not load is reported as corrupt, a missing one as FileNotFoundError.
 """
 
 from __future__ import annotations
@@ -18,20 +19,21 @@ from vault.atomic import atomic_replace
 
 
 class VectorStore:
-    def __init__(self, path: Path, dimension: int) -> None:
-        self.path = path
+    def __init__(self, dimension: int) -> None:
         self.dimension = dimension
         self.index: Any = faiss.IndexIDMap2(faiss.IndexFlatIP(dimension))
         self.dirty = False
 
     @classmethod
     def load(cls, path: Path, dimension: int) -> VectorStore:
-        store = cls(path, dimension)
+        store = cls(dimension)
         if not path.exists():
-            return store
+            raise FileNotFoundError(path)
         try:
             index = faiss.read_index(str(path))
         except RuntimeError as exc:
+            if not path.exists():  # deleted in between: a newer generation was published
+                raise FileNotFoundError(path) from exc
             raise CorruptIndexError(f"{path} does not load ({str(exc).splitlines()[0]})") from exc
         if index.d != dimension or not isinstance(index, faiss.IndexIDMap2):
             raise CorruptIndexError(f"{path} holds {index.d}-d vectors, expected {dimension}")
@@ -82,6 +84,6 @@ class VectorStore:
     def vectors_for(self, ids: list[int]) -> np.ndarray:
         return np.vstack([self.index.reconstruct(int(i)) for i in ids])
 
-    def save(self) -> None:
-        atomic_replace(self.path, lambda tmp: faiss.write_index(self.index, tmp))
+    def save(self, path: Path) -> None:
+        atomic_replace(path, lambda tmp: faiss.write_index(self.index, tmp), mode=0o600)
         self.dirty = False

@@ -1,37 +1,32 @@
 """VaultIndex: the derived index of one vault, opened, synced and searched.
 
-Writers (sync, rebuild) hold `.index/index.lock`; a generation number in the
-catalog tells other processes to reload the vector file. A corrupt or
-inconsistent index is reported in one line and rebuilt from the files.
+Reads see one published generation (indexer/published.py); writes hold the
+index lock and publish rows and vectors together. A broken index is reported
+in one line; only a writer rebuilds it from the files.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import shutil
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from indexer.catalog import Catalog, ManifestRow
-from indexer.catalog_reader import CATALOG_FILE
 from indexer.embedder import Embedder, SentenceTransformerEmbedder
-from indexer.errors import CorruptIndexError
+from indexer.errors import IndexBusyError
 from indexer.fusion import FusionWeights, fuse, normalise_bm25
 from indexer.keywords import or_terms, query_terms
+from indexer.published import PublishedIndex, Snapshot
+from indexer.staging import stage_embeddings
 from indexer.sync import Progress, Syncer, SyncReport, changed_paths
-from vault.atomic import file_lock
 from vault.config import Settings
 from vault.layout import Vault
 
-if TYPE_CHECKING:
-    from indexer.faiss_store import VectorStore
-
 log = logging.getLogger(__name__)
-VECTORS_FILE = "vectors.faiss"
 
 
 @dataclass(frozen=True)
@@ -84,194 +79,114 @@ class VaultIndex:
             settings["vector_weight"], settings["keyword_weight"], settings["bm25_saturation"]
         )
         self.events = IndexEvents()
-        self._catalog: Catalog | None = None
-        self._vectors: VectorStore | None = None
-        self._generation: str | None = None
-        self._lock_depth = 0
-        self._mutex = threading.RLock()
-
-    # Files ---------------------------------------------------------------
-
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        """The index write lock: across processes (flock) and threads (RLock)."""
-        with self._mutex:
-            if self._lock_depth:
-                self._lock_depth += 1
-                try:
-                    yield
-                finally:
-                    self._lock_depth -= 1
-                return
-            with file_lock(self.lock_path):
-                self._lock_depth = 1
-                try:
-                    yield
-                finally:
-                    self._lock_depth = 0
+        self.published = PublishedIndex(
+            vault.index_dir, self.embedder.name, lambda: self.embedder.dimension, self._notice
+        )
+        self._rebuilding = threading.Lock()
 
     @property
     def catalog_path(self) -> Path:
-        return self.vault.index_dir / CATALOG_FILE
-
-    @property
-    def vectors_path(self) -> Path:
-        return self.vault.index_dir / VECTORS_FILE
-
-    @property
-    def lock_path(self) -> Path:
-        return self.vault.index_dir / "index.lock"
+        return self.published.catalog_path
 
     @property
     def catalog(self) -> Catalog:
-        if self._catalog is None:
-            self.vault.index_dir.mkdir(parents=True, exist_ok=True)
-            try:
-                self._catalog = Catalog(self.catalog_path)
-            except CorruptIndexError as exc:
-                self._notice(f"{exc}; rebuilding the index from the files")
-                with self._locked():
-                    self._remove_files()
-                    self._catalog = Catalog(self.catalog_path)
-            self._check_model(self._catalog)
-        return self._catalog
-
-    def _check_model(self, catalog: Catalog) -> None:
-        recorded = catalog.get_meta("model")
-        if recorded is None:
-            catalog.set_meta("model", self.embedder.name)
-            catalog.set_meta("dimension", str(self.embedder.dimension))
-        elif recorded != self.embedder.name:
-            self._notice(f"model changed from {recorded} to {self.embedder.name}; full rebuild")
-            with self._locked():
-                catalog.close()
-                self._remove_files()
-                self._catalog = Catalog(self.catalog_path)
-                self._catalog.set_meta("model", self.embedder.name)
-                self._catalog.set_meta("dimension", str(self.embedder.dimension))
+        """The open catalog (tests and benchmarks); the index reads through snapshots."""
+        return self.published.catalog()
 
     def _notice(self, message: str) -> None:
-        log.warning(message)
-        self.events.notices.append(message)
+        if message not in self.events.notices:
+            log.warning(message)
+            self.events.notices.append(message)
 
-    def _remove_files(self) -> None:
-        if self._catalog is not None:
-            self._catalog.close()
-            self._catalog = None
-        self._vectors = None
-        self._generation = None
-        for name in (CATALOG_FILE, f"{CATALOG_FILE}-wal", f"{CATALOG_FILE}-shm", VECTORS_FILE):
-            (self.vault.index_dir / name).unlink(missing_ok=True)
+    # Writes --------------------------------------------------------------
 
-    @property
-    def vectors(self) -> VectorStore:
-        """The vector store, reloaded when another process has changed it."""
-        catalog = self.catalog
-        generation = catalog.get_meta("generation") or "0"
-        if self._vectors is None or generation != self._generation:
-            self._vectors = self._load_vectors(catalog)
-            self._generation = generation
-        return self._vectors
-
-    def _load_vectors(self, catalog: Catalog) -> VectorStore:
-        from indexer.faiss_store import VectorStore
-
-        dimension = int(catalog.get_meta("dimension") or self.embedder.dimension)
-        try:
-            store = VectorStore.load(self.vectors_path, dimension)
-            if store.ids() != catalog.all_vector_ids():
-                raise CorruptIndexError(
-                    f"{self.vectors_path} does not match the catalog "
-                    f"({store.count} vectors, {len(catalog.all_vector_ids())} expected)"
-                )
-            return store
-        except CorruptIndexError as exc:
-            self._notice(f"{exc}; rebuilding the index from the files")
-            with self._locked():
-                self._remove_files()
-            self.catalog  # noqa: B018 - recreate an empty catalog
-            return VectorStore(self.vectors_path, dimension)
-
-    # Sync ----------------------------------------------------------------
-
-    def _syncer(self) -> Syncer:
-        vectors = self.vectors  # first: loading may rebuild (and replace) the catalog
+    def _syncer(self, snapshot: Snapshot, embedder: Embedder | None = None) -> Syncer:
         return Syncer(
             self.vault,
-            self.catalog,
-            vectors,
-            self.embedder,
+            snapshot.catalog,
+            snapshot.vectors,
+            embedder or self.embedder,
             self.settings["chunk_words"],
             self.settings["chunk_overlap"],
         )
 
-    def sync(self, allow_embed: bool = True, progress: Progress | None = None) -> SyncReport:
-        """Delta sync of the whole vault (cheap when nothing changed)."""
-        with self._locked():
-            syncer = self._syncer()
-            paths = changed_paths(self.vault, syncer.catalog)
-            if not paths:
-                return SyncReport()
-            report = syncer.apply(paths, allow_embed=allow_embed, progress=progress)
-            self._finish_write(syncer.vectors)
-            return report
+    def sync(
+        self, allow_embed: bool = True, progress: Progress | None = None, wait: bool = True
+    ) -> SyncReport:
+        """Delta sync of the whole vault (cheap when nothing changed). With `wait`
+        False, a sync another process holds the lock for is skipped with a notice:
+        this one answers from the published index instead of waiting."""
+        try:
+            with self.published.writing(wait=wait) as snapshot:
+                paths = changed_paths(self.vault, snapshot.catalog)
+                if snapshot.rebuilding:
+                    allow_embed = True  # a repair: never publish an index without vectors
+                return self._syncer(snapshot).apply(paths, allow_embed, progress=progress)
+        except IndexBusyError:
+            if wait:
+                raise
+            self._notice("index busy: another process is writing it; using the published index")
+            return SyncReport()
 
     def apply(self, paths: Iterable[Path], allow_embed: bool = True) -> SyncReport:
         """Reconcile specific paths (from the watcher, or after our own writes)."""
-        with self._locked():
-            syncer = self._syncer()
-            report = syncer.apply(list(paths), allow_embed=allow_embed)
-            self._finish_write(syncer.vectors)
-            return report
+        with self.published.writing() as snapshot:
+            syncer = self._syncer(snapshot)
+            if snapshot.rebuilding:  # the index had to be rebuilt: every file, with vectors
+                return syncer.apply(changed_paths(self.vault, snapshot.catalog))
+            return syncer.apply(list(paths), allow_embed=allow_embed)
 
     def check(self) -> SyncReport:
-        """What a sync would do; changes nothing."""
-        with self._locked():
-            syncer = self._syncer()
-            return syncer.apply(changed_paths(self.vault, syncer.catalog), dry_run=True)
+        """What a sync would do; changes nothing (a stale index is a notice)."""
+        with self.published.reading() as snapshot:
+            paths = changed_paths(self.vault, snapshot.catalog)
+            return self._syncer(snapshot).apply(paths, dry_run=True)
 
-    def rebuild(self, progress: Progress | None = None) -> SyncReport:
-        with self._locked():
-            self._remove_files()
-        return self.sync(progress=progress)
-
-    def _finish_write(self, vectors: VectorStore) -> None:
-        if vectors.dirty:
-            vectors.save()
-            generation = str(int(self.catalog.get_meta("generation") or "0") + 1)
-            self.catalog.set_meta("generation", generation)
-            self._generation = generation
-
-    def delete_index(self) -> None:
-        with self._locked():
-            self._remove_files()
-        shutil.rmtree(self.vault.index_dir / "cache", ignore_errors=True)
+    def rebuild(
+        self,
+        progress: Progress | None = None,
+        turn: AbstractContextManager[object] | None = None,
+    ) -> SyncReport:
+        """Re-embed every file into a new generation. Embedding runs first, without the
+        index lock, batch by batch inside `turn`; then the tables are refilled and
+        published in one transaction. Readers use the old generation until then."""
+        turn = turn or contextlib.nullcontext()
+        if not self._rebuilding.acquire(blocking=False):
+            raise IndexBusyError(f"a rebuild of {self.vault.root} is already running")
+        try:
+            chunking = (self.settings["chunk_words"], self.settings["chunk_overlap"])
+            staged = stage_embeddings(self.vault, self.embedder, chunking, turn, progress)
+            with turn, self.published.writing(rebuild=True) as snapshot:
+                paths = changed_paths(self.vault, snapshot.catalog)
+                return self._syncer(snapshot, staged).apply(paths)
+        finally:
+            self._rebuilding.release()
 
     # Reads ---------------------------------------------------------------
 
     def rows(self, archived: bool | None = None) -> list[ManifestRow]:
-        with self._mutex:
-            return self.catalog.rows(archived)
+        with self.published.catalog_only() as catalog:
+            return catalog.rows(archived)
 
     def row(self, memory_id: str) -> ManifestRow | None:
-        with self._mutex:
-            return self.catalog.row(memory_id)
+        with self.published.catalog_only() as catalog:
+            return catalog.row(memory_id)
 
     def labelled_rows(self) -> list[ManifestRow]:
-        with self._mutex:
-            return self.catalog.labelled_rows()
+        with self.published.catalog_only() as catalog:
+            return catalog.labelled_rows()
 
     def rows_for(self, memory_ids: Iterable[str]) -> dict[str, ManifestRow]:
-        with self._mutex:
-            return self.catalog.rows_for(memory_ids)
+        with self.published.catalog_only() as catalog:
+            return catalog.rows_for(memory_ids)
 
     def session_neighbours(self, row: ManifestRow, window: int) -> list[tuple[str, int]]:
         """Memories of the same session up to `window` places before or after
         `row`, with their offset (-1: the one just before, 1: just after)."""
         if not row.session or window < 1:
             return []
-        with self._mutex:
-            ids = self.catalog.session_ids(row.session)
+        with self.published.catalog_only() as catalog:
+            ids = catalog.session_ids(row.session)
         if row.id not in ids:
             return []
         at = ids.index(row.id)
@@ -279,24 +194,22 @@ class VaultIndex:
         return [(m, n - at) for n, m in enumerate(ids[start : at + window + 1], start) if n != at]
 
     def body(self, memory_id: str) -> str:
-        with self._mutex:
-            return self.catalog.body(memory_id)
+        with self.published.catalog_only() as catalog:
+            return catalog.body(memory_id)
 
     def problems(self) -> list[tuple[str, str]]:
-        with self._mutex:
-            return self.catalog.problems()
+        with self.published.catalog_only() as catalog:
+            return catalog.problems()
 
     def search(self, query: str, k: int = 10, filters: Filters | None = None) -> list[Candidate]:
         """Hybrid search: vector top-k and FTS5 top-k, fused, best first."""
-        with self._mutex:
-            return self._search(query, k, filters)
+        with self.published.reading() as snapshot:
+            return self._search(snapshot, query, k, filters or Filters())
 
-    def _search(self, query: str, k: int, filters: Filters | None) -> list[Candidate]:
+    def _search(self, snapshot: Snapshot, query: str, k: int, filters: Filters) -> list[Candidate]:
         import numpy as np
 
-        filters = filters or Filters()
-        vectors = self.vectors  # first: loading may rebuild (and replace) the catalog
-        catalog = self.catalog
+        catalog, vectors = snapshot.catalog, snapshot.vectors
         pool = max(50, 2 * k)
         allowed_vectors: dict[int, str] | None = None
         if filters.narrows:
@@ -317,7 +230,7 @@ class VaultIndex:
             )
         }
         missing = [m for m in keyword if m not in best_cosine]
-        if missing:
+        if missing and vectors.count:  # no vectors: a stale index answers from keywords
             chunk_owner = catalog.vector_ids_for(missing)
             if chunk_owner:
                 ids = list(chunk_owner)
@@ -353,30 +266,25 @@ class VaultIndex:
         """Each memory's nearest other memories by cosine (every memory when None)."""
         from indexer.neighbours import nearest_memories
 
-        with self._mutex:
-            vectors = self.vectors
-            return nearest_memories(vectors, self.catalog, memory_ids, k, bar, allowed)
+        with self.published.reading() as snapshot:
+            return nearest_memories(snapshot.vectors, snapshot.catalog, memory_ids, k, bar, allowed)
 
     def stats(self) -> dict[str, object]:
-        with self._mutex:
-            return self._stats()
-
-    def _stats(self) -> dict[str, object]:
-        vectors = self.vectors.count
-        counts = self.catalog.counts()
-        return {
-            **counts,
-            "vectors": vectors,
-            "model": self.catalog.get_meta("model"),
-            "dimension": int(self.catalog.get_meta("dimension") or 0),
-            "catalog_bytes": _size(self.catalog_path),
-            "vectors_bytes": _size(self.vectors_path),
-        }
+        with self.published.reading() as snapshot:
+            catalog = snapshot.catalog
+            return {
+                **catalog.counts(),
+                "vectors": snapshot.vectors.count,
+                "model": catalog.get_meta("model"),
+                "dimension": int(catalog.get_meta("dimension") or 0),
+                "generation": snapshot.generation,
+                "rebuilds": int(catalog.get_meta("rebuilds") or 0),
+                "catalog_bytes": _size(self.catalog_path),
+                "vectors_bytes": _size(self.published.vectors_path(snapshot.generation)),
+            }
 
     def close(self) -> None:
-        if self._catalog is not None:
-            self._catalog.close()
-            self._catalog = None
+        self.published.close()
 
 
 def _size(path: Path) -> int:

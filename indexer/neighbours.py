@@ -34,7 +34,7 @@ def nearest_memories(
         wanted = set(memory_ids)
         queries = {v: m for v, m in owner.items() if m in wanted}
     found: dict[str, dict[str, float]] = {m: {} for m in queries.values()}
-    if not queries or k <= 0:
+    if not queries or k <= 0 or vectors.count == 0:  # no vectors: a stale index
         return {m: [] for m in found}
     # Room for the memory's own chunks and for other memories' extra chunks.
     depth = min(vectors.count, 4 * k + 8)

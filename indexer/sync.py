@@ -1,7 +1,7 @@
 """Delta sync: bring the catalog and vectors in line with the files.
 
 `changed_paths` finds what differs by stat alone (unchanged files are never
-read). `apply` reconciles a list of paths: a new or edited body is embedded, a
+read). `apply` reconciles paths: a new or edited body is embedded, a
 frontmatter-only change updates the manifest, a move keeps its vectors, a
 missing file is removed, a broken file is recorded as a problem.
 """
@@ -89,6 +89,9 @@ def changed_paths(vault: Vault, catalog: Catalog) -> list[Path]:
 
 
 class Syncer:
+    """Reconciles paths inside the caller's write transaction (indexer/published.py
+    commits and publishes); changes nothing with `dry_run`."""
+
     def __init__(
         self,
         vault: Vault,
@@ -119,28 +122,19 @@ class Syncer:
         missing = [p for p in unique if not p.is_file()]
         missing_relative = {self.vault.relative(p) for p in missing}
         to_embed: list[tuple[MemoryRecord, ManifestRow, bool]] = []
-        if not dry_run:
-            self.catalog.transaction()
-        try:
-            for path in present:
-                self._reconcile_present(path, missing_relative, report, to_embed, dry_run)
-            for path in missing:
-                self._reconcile_missing(path, report, dry_run)
-            if to_embed and allow_embed and not dry_run:
-                self._embed(to_embed, progress)
-            for record, _, is_new in to_embed:
-                if not allow_embed:
-                    report.deferred.append(record.id)
-                elif is_new:
-                    report.added.append(record.id)
-                else:
-                    report.reembedded.append(record.id)
-            if not dry_run:
-                self.catalog.commit()
-        except BaseException:
-            if not dry_run:
-                self.catalog.rollback()
-            raise
+        for path in present:
+            self._reconcile_present(path, missing_relative, report, to_embed, dry_run)
+        for path in missing:
+            self._reconcile_missing(path, report, dry_run)
+        if to_embed and allow_embed and not dry_run:
+            self._embed(to_embed, progress)
+        for record, _, is_new in to_embed:
+            if not allow_embed:
+                report.deferred.append(record.id)
+            elif is_new:
+                report.added.append(record.id)
+            else:
+                report.reembedded.append(record.id)
         return report
 
     def _reconcile_present(

@@ -20,7 +20,7 @@ from indexer.catalog import ManifestRow
 from indexer.index import VaultIndex
 from indexer.sync import Progress
 from memory.config import MemoryConfig
-from vault.errors import VaultError
+from vault.errors import BrokenFileError, MemoryNotFoundError, VaultError
 from vault.links import link_targets, wikilink
 from vault.schema import MemoryRecord
 from vault.store import MemoryStore
@@ -33,7 +33,7 @@ class LinkReport:
     memories: int = 0
     edges: int = 0  # undirected pairs after the sweep
     changed: list[str] = field(default_factory=list)  # memories whose links changed
-    skipped: list[str] = field(default_factory=list)  # files we could not update
+    skipped: list[str] = field(default_factory=list)  # files vanished or broken meanwhile
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -185,7 +185,7 @@ class Linker:
     ) -> MemoryRecord | None:
         try:
             return self.store.update(memory_id, mutate)
-        except VaultError as exc:  # a broken or vanished file is left alone
+        except (MemoryNotFoundError, BrokenFileError) as exc:  # vanished or broken: left alone
             log.warning("links of %s not updated: %s", memory_id, exc)
             return None
 

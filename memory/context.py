@@ -1,18 +1,22 @@
-"""What every verb of the memory model shares: the vault, settings, numbers,
-clock, file store, index, linker and filer. The verbs live in one module per
-family and take this context; `at(clock)` gives a view on another clock that
-shares everything else, so no shared clock is ever swapped.
+"""What every verb of the memory model shares: the vault, settings, clock, file
+store, index, linker and filer, and the one path every new or changed memory
+takes (`on_files_changed`: index, file, link). The verbs live in one module per
+family; `at(clock)` gives a view on another clock that shares everything else.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from datetime import datetime
+from pathlib import Path
 from typing import Self
 
 from indexer.catalog import ManifestRow
 from indexer.index import VaultIndex
-from indexer.sync import SyncReport
+from indexer.sync import Progress, SyncReport
 from memory.associate import Linker
 from memory.config import MemoryConfig
 from memory.decay import effective_stability, strength_at
@@ -23,7 +27,7 @@ from vault.errors import VaultError
 from vault.layout import Vault
 from vault.store import MemoryStore
 
-BULK_LINKING = 100  # more new memories than this in one sync: sweep instead of linking each
+BULK_LINKING = 100  # more new memories than this at once: sweep instead of linking each
 
 
 class ServiceContext:
@@ -46,6 +50,9 @@ class ServiceContext:
         self.embed_on_write = embed_on_write
         self.linker = Linker(self.store, self.index, self.config)
         self.filer = Filer(self.store, self.index, self.config)
+        # What a long job (a rebuild) holds for each short step; the daemon sets its
+        # work lock here, so requests are answered between the steps.
+        self.turn: AbstractContextManager[object] = contextlib.nullcontext()
 
     def at(self, clock: Clock) -> Self:
         """The same service on another clock (a request's `now`); the index, store,
@@ -67,23 +74,56 @@ class ServiceContext:
         if not self.vault.exists():
             raise VaultError(f"no vault at {self.vault.root}; run `vault init` first")
 
-    def sync(self) -> SyncReport:
-        """Bring the index up to date; memories embedded now for the first time
-        (written without vectors, or dropped in by hand) get their topics and links."""
+    def on_files_changed(
+        self,
+        paths: Iterable[Path] | None = None,
+        wait: bool = True,
+        progress: Progress | None = None,
+    ) -> SyncReport:
+        """The one path for "memories appeared or changed", whatever brought them (jot,
+        ingest, capture, MCP, an editor, a dropped or pulled file, the watcher, a
+        rebuild): index the files (None: the whole vault, a delta sync), then file
+        and link the memories that were embedded now."""
         self.require_vault()
-        report = self.index.sync()
-        if report.added:
-            self.filer.file_new(report.added)
-            if len(report.added) > BULK_LINKING:  # a rebuild: one write per changed file
-                self.linker.sweep()
-            else:
-                self.linker.link_new(report.added, only_unlinked=True)
+        if paths is None:
+            report = self.index.sync(wait=wait, progress=progress)
+        else:
+            report = self.index.apply(paths, allow_embed=self.embed_on_write)
+        self.organise(report)
         return report
 
-    def fresh(self) -> None:
-        """Sync first, unless the caller keeps the index in sync itself (the daemon)."""
-        if self.auto_sync:
-            self.sync()
+    def organise(self, report: SyncReport) -> None:
+        """File the embedded memories that have no topic and link those without links;
+        a large batch (a rebuild, a big pull) gets one sweep of the whole graph."""
+        embedded = report.added + report.reembedded
+        if not embedded:
+            return
+        self.filer.file_new(embedded)
+        if len(report.added) > BULK_LINKING:  # one write per changed file, not per pair
+            self.linker.sweep()
+        else:
+            self.linker.link_new(embedded, only_unlinked=True)
+
+    def rebuild(self, progress: Progress | None = None) -> SyncReport:
+        """Re-embed every file into a new generation (readers keep the old one until
+        it is published), then file and link as for any new memory."""
+        self.require_vault()
+        report = self.index.rebuild(progress, turn=self.turn)
+        with self.turn:
+            self.organise(report)
+        return report
+
+    def sync(self) -> SyncReport:
+        """Bring the index up to date, waiting for another writer if one is busy."""
+        return self.on_files_changed()
+
+    def fresh(self, wait: bool = False) -> SyncReport:
+        """Sync before reading, unless the index is kept in sync elsewhere (the daemon
+        owns it). A reader does not wait for a busy writer (`wait` False): it reads
+        the published index; verbs that write wait."""
+        if not self.auto_sync:
+            return SyncReport()
+        return self.on_files_changed(wait=wait)
 
     def stability_of(self, row: ManifestRow) -> float:
         return effective_stability(row.stability, row.tier, self.config)

@@ -1,7 +1,7 @@
 """Encoding: a memory enters the vault. `jot` writes a cheap episodic
 fragment; `ingest` makes (or updates) a curated memory from a file. Both
 redact secrets first (from the text and from every field, id and file name
-made from it), index the new file, and file and link it.
+made from it), then hand the file to `on_files_changed` (index, file, link).
 """
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ def jot(
             path = service.store.create(memory_id, meta, body + "\n")
         except FileExistsError:
             continue
-        service.index.apply([path], allow_embed=service.embed_on_write)
-        return _associate(service, memory_id, path)
+        service.on_files_changed([path])
+        return service.store.read_path(path)
     raise RecallError("could not find a free id for this memory")
 
 
@@ -104,8 +104,8 @@ def ingest(
         path = service.store.create(memory_id, fields, text)
     else:
         path = service.store.rewrite(memory_id, {**changes, "last_access": now}, body).path
-    service.index.apply([path], allow_embed=service.embed_on_write)
-    return _associate(service, memory_id, path)
+    service.on_files_changed([path])
+    return service.store.read_path(path)
 
 
 def _read_note(source: Path, allowed: Sequence[Path] | None) -> tuple[str, dict[str, Any]]:
@@ -155,12 +155,3 @@ def _new_memory(
         "salience": 1.0,
         "links": [],
     }
-
-
-def _associate(service: ServiceContext, memory_id: str, path: Path) -> MemoryRecord:
-    """File a new or changed memory and link it to its neighbours. Without
-    vectors yet (a quick CLI jot), the sync that embeds it does both."""
-    if service.embed_on_write:
-        service.filer.file_new([memory_id])
-        service.linker.link_new([memory_id])
-    return service.store.read_path(path)

@@ -20,7 +20,7 @@ from indexer.catalog import ManifestRow
 from indexer.index import VaultIndex
 from indexer.sync import Progress
 from memory.config import MemoryConfig
-from vault.errors import VaultError
+from vault.errors import BrokenFileError, MemoryNotFoundError
 from vault.schema import FILED_AUTO, MemoryRecord
 from vault.store import MemoryStore
 
@@ -35,9 +35,15 @@ MODEL_FILE = "topics.npz"
 class FilingReport:
     considered: int = 0
     filed: dict[str, str] = field(default_factory=dict)  # id -> new topic ("" = unfiled)
+    skipped: list[str] = field(default_factory=list)  # files vanished or broken meanwhile
 
     def to_dict(self) -> dict[str, Any]:
-        return {"considered": self.considered, "changed": len(self.filed), "filed": self.filed}
+        return {
+            "considered": self.considered,
+            "changed": len(self.filed),
+            "filed": self.filed,
+            "skipped": self.skipped,
+        }
 
 
 @dataclass(frozen=True)
@@ -105,7 +111,7 @@ class Filer:
             if wanted != current[memory_id]:
                 report.filed[memory_id] = wanted
         if not dry_run:
-            done = self._write(report.filed, progress)
+            done = self._write(report.filed, progress, report.skipped)
             report.filed = {m: t for m, t in report.filed.items() if m in done}
         return report
 
@@ -120,7 +126,12 @@ class Filer:
     def _text(self, row: ManifestRow) -> str:
         return " ".join([self.index.body(row.id), *row.tags])
 
-    def _write(self, topics: dict[str, str], progress: Progress | None = None) -> dict[str, str]:
+    def _write(
+        self,
+        topics: dict[str, str],
+        progress: Progress | None = None,
+        skipped: list[str] | None = None,
+    ) -> dict[str, str]:
         paths = []
         done = {}
         for count, (memory_id, topic) in enumerate(topics.items(), 1):
@@ -134,8 +145,10 @@ class Filer:
 
             try:
                 record = self.store.update(memory_id, mutate)
-            except VaultError as exc:
+            except (MemoryNotFoundError, BrokenFileError) as exc:  # vanished or broken
                 log.warning("topic of %s not updated: %s", memory_id, exc)
+                if skipped is not None:
+                    skipped.append(memory_id)
                 continue
             paths.append(record.path)
             done[memory_id] = topic

@@ -10,13 +10,15 @@ from pathlib import Path
 from memory.context import ServiceContext
 from memory.reading import listing
 from memory.results import Listing
+from vault.errors import MemoryNotFoundError, VaultError
 from vault.ids import validate_id
 from vault.schema import MemoryRecord
 
 
 def prune(service: ServiceContext, dry_run: bool = False) -> list[Listing]:
-    """Archive every active memory weaker than the archive floor."""
-    service.fresh()
+    """Archive every active memory weaker than the archive floor. A memory another
+    process archived or deleted meanwhile is skipped; the rest are still archived."""
+    service.fresh(wait=True)
     now = service.clock()
     config = service.config
     due = [
@@ -25,12 +27,27 @@ def prune(service: ServiceContext, dry_run: bool = False) -> list[Listing]:
         if service.strength_of(row, now) < config.archive_floor
         and (row.tier != "curated" or config.prune_curated)
     ]
-    listings = [listing(service, row, now) for row in due]
-    if not dry_run:
-        moved = [service.store.move(row.id, to_archive=True).path for row in due]
-        moved += [service.vault.root / row.path for row in due]
-        service.index.apply(moved, allow_embed=False)
+    if dry_run:
+        return [listing(service, row, now) for row in due]
+    archived = [(row, _archive(service, row.id)) for row in due]
+    listings = [listing(service, row, now) for row, path in archived if path is not None]
+    old = [service.vault.root / row.path for row in due]
+    service.on_files_changed(old + [service.vault.counterpart(path) for path in old])
     return listings
+
+
+def _archive(service: ServiceContext, memory_id: str) -> Path | None:
+    """Move one memory to the archive; None if it is no longer active."""
+    try:
+        return service.store.move(memory_id, to_archive=True).path
+    except VaultError:
+        try:
+            still_active = not service.vault.is_archived(service.vault.locate(memory_id))
+        except MemoryNotFoundError:
+            still_active = False
+        if still_active:
+            raise
+        return None
 
 
 def forget(service: ServiceContext, memory_id: str) -> MemoryRecord:
@@ -53,11 +70,11 @@ def revive_from_cold(service: ServiceContext, memory_id: str) -> MemoryRecord:
 def purge(service: ServiceContext, memory_id: str) -> Path:
     """Delete a memory for good: the only true deletion."""
     path = service.store.delete(validate_id(memory_id))
-    service.index.apply([path], allow_embed=False)
+    service.on_files_changed([path])
     return path
 
 
 def _moved(service: ServiceContext, memory_id: str, record: MemoryRecord) -> None:
     row = service.index.row(memory_id)
     old = [service.vault.root / row.path] if row else []
-    service.index.apply([record.path, *old], allow_embed=service.embed_on_write)
+    service.on_files_changed([record.path, *old])

@@ -15,7 +15,7 @@ def sweep_links(
     service: ServiceContext, dry_run: bool = False, progress: Progress | None = None
 ) -> LinkReport:
     """Recompute every memory's links (after edits, purges, consolidation)."""
-    service.fresh()
+    service.fresh(wait=True)
     return service.linker.sweep(dry_run=dry_run, progress=progress)
 
 
@@ -36,7 +36,7 @@ def sweep_topics(
     service: ServiceContext, dry_run: bool = False, progress: Progress | None = None
 ) -> FilingReport:
     """Reclassify auto-filed and unfiled memories against the current labels."""
-    service.fresh()
+    service.fresh(wait=True)
     return service.filer.sweep(dry_run=dry_run, progress=progress)
 
 

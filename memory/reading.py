@@ -58,7 +58,7 @@ def listing(service: ServiceContext, row: ManifestRow, now: datetime) -> Listing
 
 
 def status(service: ServiceContext) -> Status:
-    report = service.sync()
+    report = service.fresh()
     now = service.clock()
     active = service.index.rows(archived=False)
     archived = service.index.rows(archived=True)

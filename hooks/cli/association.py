@@ -36,23 +36,21 @@ def links(
     """
     if sweep == bool(memory_id):
         raise CliError("give a memory id, or --sweep (not both)")
-    service = context.service(now, embed_on_write=True)
     if sweep:
-        with progress_bar("Linking") as progress:
-            report = service.sweep_links(dry_run=dry_run, progress=progress)
+        report = _swept(context, "sweep_links", dry_run, now)
         if as_json:
-            emit({"dry_run": dry_run, **report.to_dict()})
+            emit(report)
             return
         verb = "Would change" if dry_run else "Changed"
         click.echo(
-            f"{verb} the links of {len(report.changed)} of {report.memories} memories; "
-            f"{report.edges} links in the vault."
+            f"{verb} the links of {report['changed']} of {report['memories']} memories; "
+            f"{report['edges']} links in the vault."
         )
-        for skipped in report.skipped:
+        for skipped in report["skipped"]:
             click.echo(f"  not updated (see `vault status`): {skipped}")
         return
     assert memory_id is not None
-    outgoing, incoming = service.links(memory_id)
+    outgoing, incoming = context.service(now).links(memory_id)
     described = {
         "links": [_describe(item) for item in outgoing],
         "backlinks": [_describe(row) for row in incoming],
@@ -65,6 +63,19 @@ def links(
         for item in items:
             state = "missing" if item["missing"] else ("archived" if item["archived"] else "")
             click.echo(f"  {item['id']}{f'  ({state})' if state else ''}")
+
+
+def _swept(context: Context, op: str, dry_run: bool, now: datetime | None) -> dict[str, Any]:
+    """A links or topics sweep: by the daemon when one runs (it owns index writes),
+    else in this process with a progress bar."""
+    answered, result = context.ask_daemon(op, {"dry_run": dry_run}, now)
+    if answered:
+        return dict(result)
+    service = context.service(now)
+    linking = op == "sweep_links"
+    with progress_bar("Linking" if linking else "Filing") as progress:
+        sweep = service.sweep_links if linking else service.sweep_topics
+        return {"dry_run": dry_run, **sweep(dry_run=dry_run, progress=progress).to_dict()}
 
 
 def _describe(item: ManifestRow | str) -> dict[str, Any]:
@@ -144,19 +155,17 @@ def topics(
 
     Example: vault topics --sweep --dry-run
     """
-    service = context.service(now, embed_on_write=True)
     if sweep:
-        with progress_bar("Filing") as progress:
-            report = service.sweep_topics(dry_run=dry_run, progress=progress)
+        report = _swept(context, "sweep_topics", dry_run, now)
         if as_json:
-            emit({"dry_run": dry_run, **report.to_dict()})
+            emit(report)
             return
         verb = "Would refile" if dry_run else "Refiled"
-        click.echo(f"{verb} {len(report.filed)} of {report.considered} memories.")
-        for memory_id, topic in sorted(report.filed.items()):
+        click.echo(f"{verb} {report['changed']} of {report['considered']} memories.")
+        for memory_id, topic in sorted(report["filed"].items()):
             click.echo(f"  {memory_id} -> {topic or '(unfiled)'}")
         return
-    counts = service.topics()
+    counts = context.service(now).topics()
     if as_json:
         emit([{"topic": c.topic, "labelled": c.labelled, "auto": c.auto} for c in counts])
         return

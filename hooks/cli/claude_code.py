@@ -1,6 +1,7 @@
 """`vault capture`, `sweep`, `install` and `uninstall`: Claude Code's side,
-run by hand (the hooks run capture and sweep on their own); `install --agent`
-wires in another coding agent instead (hooks/cli/agents.py)."""
+run by hand (the hooks run capture and sweep on their own; both go to the daemon
+when one runs); `install --agent` wires in another coding agent instead
+(hooks/cli/agents.py)."""
 
 from __future__ import annotations
 
@@ -28,12 +29,11 @@ def capture(context: Context, transcript: Path, session: str, project: str,
 
     Example: vault capture --transcript ~/.claude/projects/-home-me-api/5f0c.jsonl
     """
-    from hooks.claude_code.capture import capture_transcript
-
-    service = context.service(now, embed_on_write=True)
-    report = capture_transcript(service, transcript, session, project)
-    click.echo(f"Captured {len(report.created)} new, reinforced {len(report.reinforced)}.")
-    for memory_id in report.created:
+    args = {"transcript": str(transcript.resolve()), "session": session, "project": project,
+            "wait": True}  # fmt: skip
+    report = context.call("capture", args, now)
+    click.echo(f"Captured {len(report['created'])} new, reinforced {len(report['reinforced'])}.")
+    for memory_id in report["created"]:
         click.echo(f"  {memory_id}")
 
 
@@ -46,11 +46,16 @@ def sweep(context: Context, now: datetime | None) -> None:
     Example: vault sweep
     """
     from hooks.claude_code.capture import sweep as run_sweep
+    from hooks.claude_code.config_dir import claude_dir
 
-    with progress_bar("Transcripts") as progress:
-        report = run_sweep(context.service(now, embed_on_write=True), os.environ, progress)
-    pruned = "not due" if report.pruned is None else report.pruned
-    click.echo(f"Captured from {len(report.captured)} transcripts; pruned: {pruned}.")
+    args = {"claude_config_dir": str(claude_dir(os.environ)), "wait": True}
+    answered, result = context.ask_daemon("sweep", args, now)
+    if not answered:
+        with progress_bar("Transcripts") as progress:
+            report = run_sweep(context.service(now), os.environ, progress)
+        result = {"captured": report.captured, "pruned": report.pruned}
+    pruned = "not due" if result["pruned"] is None else result["pruned"]
+    click.echo(f"Captured from {len(result['captured'])} transcripts; pruned: {pruned}.")
 
 
 AGENT_NAMES = ("claude", "codex", "cursor", "gemini", "opencode")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from hooks.cli.errors import CliError
+from hooks.cli.errors import CliError, from_daemon
 from vault.clock import Clock, fixed_clock, parse_time, utc_now
 from vault.config import load_settings
 from vault.layout import Vault
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from memory.service import MemoryService
 
 F = TypeVar("F", bound=Callable[..., Any])
+WRITE_TIMEOUT = 600.0  # seconds the CLI waits for the daemon's answer (a sweep can be long)
 
 
 @dataclass
@@ -35,31 +36,50 @@ class Context:
     def vault(self) -> Vault:
         return Vault(resolve_vault_home(self.vault_option, os.environ))
 
-    def service(self, now: datetime | None = None, embed_on_write: bool = False) -> MemoryService:
+    def service(self, now: datetime | None = None) -> MemoryService:
+        """A service in this process. It reads; it syncs the index before reading only
+        when no daemon runs (a running daemon owns every index write)."""
+        from hooks.daemon.client import daemon_pid
         from memory.service import MemoryService
 
         vault = self.vault
         settings = load_settings(vault.config_path, os.environ)
         clock: Clock = fixed_clock(now) if now else utc_now
-        service = MemoryService(vault, settings, clock=clock, embed_on_write=embed_on_write)
+        owned_elsewhere = vault.exists() and daemon_pid(vault.root) is not None
+        service = MemoryService(vault, settings, clock=clock, auto_sync=not owned_elsewhere)
         service.require_vault()
         return service
 
-    def call(self, op: str, args: dict[str, Any], now: datetime | None) -> Any:
-        """Ask the warm daemon when one runs (no model load), else work in-process."""
+    def ask_daemon(
+        self, op: str, args: dict[str, Any], now: datetime | None, timeout: float = WRITE_TIMEOUT
+    ) -> tuple[bool, Any]:
+        """(True, result) when the vault's daemon answered; (False, None) when none runs.
+        A daemon that took the request but did not answer is an error: the work may
+        still happen there, so it is never repeated here."""
         from hooks.daemon import client
-        from hooks.daemon.ops import dispatch
 
         vault = self.vault
+        if not vault.exists():
+            return False, None
         request = {**args, "now": now.isoformat() if now else None}
-        if vault.exists():
-            try:
-                return client.request(vault.root, op, request)
-            except client.DaemonUnavailable:
-                pass
-            except client.DaemonError as exc:
-                raise CliError(str(exc)) from None
-        return dispatch(self.service(now), op, request)
+        try:
+            return True, client.request(vault.root, op, request, timeout=timeout)
+        except client.DaemonSlow as exc:
+            raise CliError(f"{exc}; it may still finish (see `vault daemon status`)") from None
+        except client.DaemonUnavailable:
+            return False, None
+        except client.DaemonError as exc:
+            raise from_daemon(str(exc), exc.kind) from None
+
+    def call(self, op: str, args: dict[str, Any], now: datetime | None) -> Any:
+        """Ask the warm daemon when one runs (it owns every index write, and no model
+        loads here), else do the same operation in this process."""
+        from hooks.daemon.ops import dispatch
+
+        answered, result = self.ask_daemon(op, args, now)
+        if answered:
+            return result
+        return dispatch(self.service(now), op, {**args, "now": now.isoformat() if now else None})
 
 
 def _parse_now(_: click.Context, __: click.Parameter, value: str | None) -> datetime | None:

@@ -37,7 +37,7 @@ def compaction(context: Context, mode: str | None, interval: float, duration: fl
     """
     from hooks.claude_code import compaction as watcher
 
-    service = context.service(now, embed_on_write=True)
+    service = context.service(now)
     if mode == "stats":
         _show(as_json, watcher.stats(service), _dump)
     elif mode == "log":

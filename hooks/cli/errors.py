@@ -9,9 +9,20 @@ from __future__ import annotations
 import click
 
 from hooks.daemon.protocol import error_line
-from indexer.errors import IndexerError, ModelUnavailableError
+from indexer.errors import (
+    CorruptIndexError,
+    IndexBusyError,
+    IndexerError,
+    ModelUnavailableError,
+)
 from memory.errors import RecallError
-from vault.errors import BrokenFileError, InvalidIdError, MemoryNotFoundError, VaultError
+from vault.errors import (
+    BrokenFileError,
+    ConcurrentEditError,
+    InvalidIdError,
+    MemoryNotFoundError,
+    VaultError,
+)
 from vault.source_files import RefusedSourceError
 
 
@@ -51,3 +62,20 @@ def to_cli_error(exc: Exception) -> click.ClickException:
 
 
 HANDLED = (VaultError, IndexerError, RecallError, OSError)
+
+# The errors the daemon reports by class name (its replies' `kind`).
+_DAEMON_KINDS: dict[str, type[Exception]] = {
+    kind.__name__: kind
+    for kind in (
+        InvalidIdError, MemoryNotFoundError, BrokenFileError, ConcurrentEditError, VaultError,
+        RecallError, IndexerError, CorruptIndexError, IndexBusyError, ModelUnavailableError,
+    )
+}  # fmt: skip
+
+
+def from_daemon(message: str, kind: str) -> click.ClickException:
+    """An error the daemon reported, with the exit code it has when raised here."""
+    error_class = _DAEMON_KINDS.get(kind)
+    if error_class is None:
+        return CliError(message)
+    return type(to_cli_error(error_class.__new__(error_class)))(message)

@@ -1,4 +1,6 @@
-"""`vault reindex`: bring the derived index in line with the files."""
+"""`vault reindex`: bring the derived index in line with the files. When a daemon
+runs, it does the work (it owns every index write); otherwise this process does,
+under the index lock."""
 
 from __future__ import annotations
 
@@ -6,9 +8,11 @@ import click
 
 from hooks.cli.common import Context, pass_context, progress_bar
 
+REINDEX_TIMEOUT = 24 * 3600.0  # a rebuild of a large vault takes minutes; wait for it
+
 
 @click.command()
-@click.option("--full", is_flag=True, help="Delete the index and rebuild it from the files.")
+@click.option("--full", is_flag=True, help="Re-embed every file into a fresh index.")
 @click.option("--check", is_flag=True, help="Print what would change; change nothing.")
 @click.option("--stats", is_flag=True, help="Print counts, sizes and the model.")
 @pass_context
@@ -17,18 +21,29 @@ def reindex(context: Context, full: bool, check: bool, stats: bool) -> None:
 
     Example: vault reindex --full
     """
-    service = context.service()
-    index = service.index
+    from hooks.daemon.ops import reindexed
+
     if check:
+        index = context.service().index  # reads the published index; writes nothing
         click.echo(f"Would change: {index.check().summary()}")
+        for notice in index.events.notices:
+            click.echo(f"warning: {notice}", err=True)
         return
-    with progress_bar("Embedding") as progress:
-        report = index.rebuild(progress=progress) if full else index.sync(progress=progress)
-    for notice in index.events.notices:
+    answered, result = context.ask_daemon("reindex", {"full": full}, None, REINDEX_TIMEOUT)
+    if not answered:
+        service = context.service()
+        with progress_bar("Embedding") as progress:
+            report = (
+                service.rebuild(progress)
+                if full
+                else service.on_files_changed(None, True, progress)
+            )
+        result = reindexed(report, full, service.index.events.notices)
+    for notice in result["notices"]:
         click.echo(f"warning: {notice}", err=True)
-    click.echo(f"{'Rebuilt' if full else 'Synced'}: {report.summary()}")
-    for path, reason in report.problems:
+    click.echo(f"{'Rebuilt' if full else 'Synced'}: {result['summary']}")
+    for path, reason in result["problems"]:
         click.echo(f"warning: {path}: {reason}", err=True)
     if stats:
-        for key, value in index.stats().items():
+        for key, value in context.service().index.stats().items():
             click.echo(f"  {key}: {value}")

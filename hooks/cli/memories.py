@@ -1,5 +1,6 @@
 """`vault init`, `jot`, `ingest`, `show`, `list`, `status`, `prune`, `forget`
-and `purge`: memories in and out of the vault, and what it holds."""
+and `purge`: memories in and out of the vault, and what it holds. Writes go
+to the daemon when one runs (`Context.call`), else run in this process."""
 
 from __future__ import annotations
 
@@ -44,10 +45,9 @@ def jot(context: Context, text: str, topic: str, tags: tuple[str, ...], project:
 
     Example: vault jot "prefer pytest fixtures over setUp" --tag testing
     """
-    record = context.service(now).jot(
-        text, topic=topic, tags=tags, project=project, session=session, kind=kind
-    )
-    click.echo(record.id)
+    args = {"text": text, "topic": topic, "tags": list(tags), "project": project,
+            "session": session, "kind": kind}  # fmt: skip
+    click.echo(context.call("jot", args, now)["id"])
 
 
 @click.command()
@@ -63,8 +63,9 @@ def ingest(context: Context, path: Path, topic: str, tags: tuple[str, ...], proj
 
     Example: vault ingest docs/decisions/0007-use-postgres.md --topic architecture
     """
-    record = context.service(now).ingest(path, topic=topic, tags=tags, project=project)
-    click.echo(record.id)
+    args = {"path": str(path.expanduser().absolute()), "topic": topic, "tags": list(tags),
+            "project": project}  # fmt: skip
+    click.echo(context.call("ingest", args, now)["id"])
 
 
 @click.command()
@@ -129,14 +130,15 @@ def prune(context: Context, dry_run: bool, as_json: bool, now: datetime | None) 
 
     Example: vault prune --dry-run
     """
-    items = context.service(now).prune(dry_run=dry_run)
+    result = context.call("prune", {"dry_run": dry_run}, now)
     if as_json:
-        emit({"dry_run": dry_run, "archived": [i.to_dict() for i in items]})
+        emit(result)
         return
+    items = result["archived"]
     verb = "Would archive" if dry_run else "Archived"
     click.echo(f"{verb} {len(items)} memories.")
     for item in items:
-        click.echo(f"  {item.id}  (strength {item.strength:.3f})")
+        click.echo(f"  {item['id']}  (strength {item['strength']:.3f})")
 
 
 @click.command()
@@ -147,8 +149,8 @@ def forget(context: Context, memory_id: str) -> None:
 
     Example: vault forget 2026-11-02-pytest-fixtures-over-setup-7f3a
     """
-    record = context.service().forget(memory_id)
-    click.echo(f"Archived {record.id} -> {record.path}")
+    record = context.call("forget", {"id": memory_id}, None)
+    click.echo(f"Archived {record['id']} -> {record['path']}")
 
 
 @click.command()
@@ -160,9 +162,7 @@ def purge(context: Context, memory_id: str, yes: bool) -> None:
 
     Example: vault purge 2026-11-02-pytest-fixtures-over-setup-7f3a --yes
     """
-    service = context.service()
-    path = service.vault.locate(memory_id)
+    path = context.service().vault.locate(memory_id)
     if not yes and not click.confirm(f"Delete {path} for good?", default=False):
         raise CliError("purge cancelled; nothing was deleted")
-    service.purge(memory_id)
-    click.echo(f"Deleted {path}")
+    click.echo(f"Deleted {context.call('purge', {'id': memory_id}, None)['path']}")

@@ -86,8 +86,9 @@ def confirm(context: Context, memory_id: str, now: datetime | None) -> None:
 
     Example: vault confirm 2026-11-02-pytest-fixtures-over-setup-7f3a
     """
-    record = context.service(now).confirm_activation(memory_id)
-    click.echo(f"Confirmed {record.id}: stability {record.stability:.1f} days, tier {record.tier}")
+    record = context.call("confirm", {"id": memory_id}, now)
+    click.echo(f"Confirmed {record['id']}: stability {record['stability']:.1f} days, "
+               f"tier {record['tier']}")  # fmt: skip
 
 
 @click.command()
@@ -99,8 +100,9 @@ def reinforce(context: Context, memory_id: str, now: datetime | None) -> None:
 
     Example: vault reinforce 2026-11-02-pytest-fixtures-over-setup-7f3a
     """
-    record = context.service(now).reinforce(memory_id)
-    click.echo(f"Reinforced {record.id}: stability {record.stability:.1f} days, tier {record.tier}")
+    record = context.call("reinforce", {"id": memory_id}, now)
+    click.echo(f"Reinforced {record['id']}: stability {record['stability']:.1f} days, "
+               f"tier {record['tier']}")  # fmt: skip
 
 
 @click.command()
@@ -112,5 +114,5 @@ def revive(context: Context, memory_id: str, now: datetime | None) -> None:
 
     Example: vault revive 2026-11-02-pytest-fixtures-over-setup-7f3a
     """
-    record = context.service(now).revive_from_cold(memory_id)
-    click.echo(f"Revived {record.id} -> {record.path}")
+    record = context.call("revive", {"id": memory_id}, now)
+    click.echo(f"Revived {record['id']} -> {record['path']}")

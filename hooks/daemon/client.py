@@ -14,6 +14,7 @@ import sys
 import time
 
 from hooks.daemon.protocol import (
+    UnsafeSocketFolder,
     decode,
     encode,
     pid_path,
@@ -21,6 +22,7 @@ from hooks.daemon.protocol import (
     socket_file,
     starting_file,
     starting_path,
+    trusted_socket_folder,
 )
 
 TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
@@ -38,8 +40,9 @@ class DaemonUnavailable(Exception):
 
 
 class DaemonSlow(DaemonUnavailable):
-    """The request reached the daemon but no answer came in time. The daemon will
-    still do it (a starting one answers once warm): do not redo its effects."""
+    """The request reached the daemon but no answer came in time. The daemon may
+    still do it (a starting one answers once warm): do not redo its effects, and
+    never repeat a write elsewhere."""
 
 
 class DaemonError(Exception):
@@ -55,21 +58,32 @@ def request(
 ) -> Any:
     import socket
 
-    path = socket_file(root)
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+    path = trusted_socket_file(root)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        try:
             sock.settimeout(min(timeout, 0.5))
             sock.connect(path)
             sock.settimeout(timeout)
             sock.sendall(encode({"op": op, "args": args or {}}))
+        except OSError as exc:  # missing, refused, reset, timed out: nothing was done
+            raise DaemonUnavailable(f"no daemon at {path}: {exc}") from exc
+        try:
             reply = decode(read_line(sock))
-    except (FileNotFoundError, ConnectionRefusedError, ConnectionResetError) as exc:
-        raise DaemonUnavailable(f"no daemon at {path}") from exc
-    except (TimeoutError, OSError) as exc:
-        raise DaemonUnavailable(f"daemon at {path} did not answer: {exc}") from exc
+        except OSError as exc:
+            raise DaemonSlow(f"the daemon at {path} did not answer {op!r}: {exc}") from exc
     if not reply.get("ok"):
         raise DaemonError(str(reply.get("error", "daemon error")), str(reply.get("kind", "")))
     return reply.get("result")
+
+
+def trusted_socket_file(root: Path | str) -> str:
+    """The daemon's socket, if its folder is safe to talk through (else unavailable)."""
+    path = socket_file(root)
+    try:
+        trusted_socket_folder(path)
+    except UnsafeSocketFolder as exc:
+        raise DaemonUnavailable(str(exc)) from None
+    return path
 
 
 def raw_event(
@@ -91,7 +105,7 @@ def raw_event(
     body = event.strip().replace(b"\r", b" ").replace(b"\n", b" ") or b"null"
     head = b'{"op": "' + op.encode() + b'", "args": {"event": '
     line = head + body + b', "now": ' + stamp + b"}}\n"
-    answer = exchange(socket_file(root), line, started + wait, started + timeout)
+    answer = exchange(trusted_socket_file(root), line, started + wait, started + timeout)
     # A request the daemon could not parse (a truncated event) gets a JSON error
     # envelope instead; only hook output is ever printed.
     text = answer.decode("utf-8", "replace").strip()
@@ -151,7 +165,7 @@ def hand_off(root: Path | str, op: str, args: dict[str, Any], wait: float) -> bo
     started = time.monotonic()
     line = encode({"op": op, "args": args})
     try:
-        exchange(socket_file(root), line, started + wait, started + wait + 0.5)
+        exchange(trusted_socket_file(root), line, started + wait, started + wait + 0.5)
     except DaemonSlow:
         return True  # queued behind the warm-up or other work
     except DaemonUnavailable:

@@ -17,6 +17,7 @@ from typing import Any
 from hooks.daemon.note_ops import NOTE_OPS
 from hooks.daemon.protocol import MAX_PROMPT_CHARS, ProtocolError
 from indexer.errors import IndexerError
+from indexer.sync import SyncReport
 from memory.errors import RecallError
 from memory.recall import RecallOptions
 from memory.results import Associative, Hit, memory_dict
@@ -210,7 +211,13 @@ def op_ingest(service: MemoryService, args: Args) -> Reply:
     (the MCP server sends them; the person's own `vault ingest` sends none)."""
     path = Path(_text(args, "path"))
     allowed = [Path(folder) for folder in _texts(args, "allowed")] if "allowed" in args else None
-    record = service.ingest(path, topic=_optional_text(args, "topic"), allowed=allowed)
+    record = service.ingest(
+        path,
+        topic=_optional_text(args, "topic"),
+        tags=_texts(args, "tags"),
+        project=_optional_text(args, "project"),
+        allowed=allowed,
+    )
     return Reply(_shown(service, record.id))
 
 
@@ -220,6 +227,10 @@ def op_forget(service: MemoryService, args: Args) -> Reply:
 
 def op_revive(service: MemoryService, args: Args) -> Reply:
     return Reply(_shown(service, service.revive_from_cold(_text(args, "id")).id))
+
+
+def op_purge(service: MemoryService, args: Args) -> Reply:
+    return Reply({"path": str(service.purge(_text(args, "id")))})
 
 
 def op_show(service: MemoryService, args: Args) -> Reply:
@@ -266,6 +277,40 @@ def op_sync(service: MemoryService, args: Args) -> Reply:
     return Reply(service.sync().summary())
 
 
+def op_reindex(service: MemoryService, args: Args) -> Reply:
+    """`vault reindex`: a delta sync, or with `full` a rebuild. The daemon runs this
+    op outside its work lock; the work takes it in turns (`service.turn`), so a
+    rebuild never holds up a prompt for longer than one short step."""
+    full = bool(args.get("full"))
+    known = len(service.index.events.notices)
+    if full:
+        report = service.rebuild()
+    else:
+        with service.turn:
+            report = service.on_files_changed()
+    return Reply(reindexed(report, full, service.index.events.notices[known:]))
+
+
+def reindexed(report: SyncReport, full: bool, notices: list[str]) -> dict[str, Any]:
+    """What `vault reindex` prints, from the daemon or from the CLI's own process."""
+    return {
+        "full": full,
+        "summary": report.summary(),
+        "problems": [list(problem) for problem in report.problems],
+        "notices": notices,
+    }
+
+
+def op_sweep_links(service: MemoryService, args: Args) -> Reply:
+    dry_run = bool(args.get("dry_run"))
+    return Reply({"dry_run": dry_run, **service.sweep_links(dry_run=dry_run).to_dict()})
+
+
+def op_sweep_topics(service: MemoryService, args: Args) -> Reply:
+    dry_run = bool(args.get("dry_run"))
+    return Reply({"dry_run": dry_run, **service.sweep_topics(dry_run=dry_run).to_dict()})
+
+
 # Claude Code transcripts ------------------------------------------------------
 
 
@@ -285,15 +330,21 @@ def op_capture(service: MemoryService, args: Args) -> Reply:
     allowed = service.settings["transcripts_allowed"]
     check_source(path, transcript_folders(environ, allowed), "transcripts_allowed")
     session, project = _optional_text(args, "session"), _optional_text(args, "project")
+    if args.get("wait"):  # `vault capture`: the person waits for the report
+        report = capture_transcript(service, path, session, project, environ)
+        return Reply({"created": report.created, "reinforced": report.reinforced})
     capture = partial(capture_transcript, service, path, session, project, environ)
     return Reply({"queued": str(path)}, (capture,))
 
 
 def op_sweep(service: MemoryService, args: Args) -> Reply:
-    from hooks.claude_code.capture import capture_transcript, pending_transcripts
+    from hooks.claude_code.capture import capture_transcript, pending_transcripts, sweep
     from memory.maintenance import maintenance_steps
 
     environ = _claude_environ(args)
+    if args.get("wait"):  # `vault sweep`: the person waits for the report
+        report = sweep(service, environ)
+        return Reply({"captured": report.captured, "pruned": report.pruned})
     pending = pending_transcripts(service, environ)
     steps = tuple(partial(capture_transcript, service, path, environ=environ) for path in pending)
     return Reply({"queued": [str(p) for p in pending]}, steps, tuple(maintenance_steps(service)))
@@ -319,13 +370,19 @@ OPS: dict[str, Callable[[MemoryService, Args], Reply]] = {
     "forget": op_forget,
     "revive": op_revive,
     "prune": op_prune,
+    "purge": op_purge,
     "show": op_show,
     "list": op_list,
     "status": op_status,
     "daily_append": op_daily_append,
     "sync": op_sync,
+    "reindex": op_reindex,
+    "sweep_links": op_sweep_links,
+    "sweep_topics": op_sweep_topics,
     **{name: _answered(op) for name, op in NOTE_OPS.items()},
 }
+# Run by the daemon outside its work lock: they take it in turns themselves.
+UNLOCKED_OPS = frozenset({"reindex"})
 
 
 def dispatch_reply(service: MemoryService, op: str, args: Args) -> Reply:

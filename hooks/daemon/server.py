@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 from hooks.daemon.auto_sync import AutoSync
-from hooks.daemon.ops import EXPECTED_ERRORS, Reply, Step, dispatch_reply
+from hooks.daemon.ops import EXPECTED_ERRORS, UNLOCKED_OPS, Reply, Step, dispatch_reply
 from hooks.daemon.process import release_free_memory, rss_bytes, setup_logging
 from hooks.daemon.protocol import (
     RAW_REPLY_OPS,
@@ -33,6 +33,7 @@ from hooks.daemon.protocol import (
     encode,
     error_line,
     lock_path,
+    make_socket_folder,
     pid_path,
     private_dir,
     read_line,
@@ -82,6 +83,8 @@ class Daemon:
         self._failure = ""  # why the warm-up failed
         self._stop = threading.Event()
         self._work = threading.Lock()  # one request (one encoder thread) at a time
+        self.service.turn = self._work  # long work (a rebuild) takes it step by step
+        self._active: set[int] = set()  # threads answering a request: never idle meanwhile
         self._prompts = threading.Condition()  # hook events waiting: follow-up work yields
         self._prompts_waiting = 0
         self.quiet_seconds = QUIET_SECONDS
@@ -110,7 +113,7 @@ class Daemon:
         self.service.require_vault()
         index = self.service.index
         index.embedder.encode(["warm up"])
-        report = index.sync()
+        report = self.service.on_files_changed()
         log.info("index synced: %s", report.summary())
         index.search("warm up", k=1)
         self._watcher = VaultWatcher(self.vault, self._apply_changes)
@@ -141,9 +144,9 @@ class Daemon:
             self._serve(self.first)
 
     def _apply_changes(self, changes: Changes) -> None:
+        """A file written by an editor, dropped in or pulled: the same path as a jot."""
         with self._work:
-            index = self.service.index
-            report = index.sync() if changes.rescan else index.apply(changes.paths)
+            report = self.service.on_files_changed(None if changes.rescan else changes.paths)
         if report.changed or report.problems:
             log.info("watcher: %s", report.summary())
 
@@ -154,7 +157,7 @@ class Daemon:
         try:
             while not self._stop.is_set():
                 idle = time.monotonic() - self.last_request
-                if self._ready.is_set() and idle > self.idle_seconds:
+                if self._ready.is_set() and idle > self.idle_seconds and not self._active:
                     log.info("idle for %.0f s; exiting", self.idle_seconds)
                     break
                 self._start_idle_work(time.monotonic())
@@ -171,7 +174,7 @@ class Daemon:
 
     def _listen(self) -> socket.socket:
         path = socket_path(self.vault.root)
-        private_dir(path.parent)
+        make_socket_folder(path)
         with contextlib.suppress(FileNotFoundError):
             path.unlink()  # stale: we hold the lock, so nobody else listens here
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -215,25 +218,38 @@ class Daemon:
     # Requests ------------------------------------------------------------------
 
     def _handle(self, conn: socket.socket) -> None:
-        with conn:
-            conn.settimeout(30)
-            try:
-                message = decode(read_line(conn))
-            except (OSError, ProtocolError) as exc:
-                message = {"op": "", "error": f"bad request: {exc}"}
-            if message.get("op") in ("ping", "shutdown"):  # never wait behind work
-                reply, steps = self._answer(message)
-                self._send(conn, reply)
-                return
-            urgent = message.get("op") in RAW_REPLY_OPS  # a person waits for these
-            self._count_waiting(urgent)
-            self._ready.wait()  # a request that came during the warm-up waits for it
-            if self._failure:
-                self._count_waiting(-urgent)
-                failed = f"the daemon could not start: {self._failure}"
-                self._send(conn, {"ok": False, "error": failed, "kind": "internal"})
-                return
-            self._serve(message, conn, urgent)
+        self._active.add(threading.get_ident())
+        try:
+            with conn:
+                self._take(conn)
+        finally:
+            self._active.discard(threading.get_ident())
+            self.last_request = time.monotonic()
+
+    def _take(self, conn: socket.socket) -> None:
+        conn.settimeout(30)
+        try:
+            message = decode(read_line(conn))
+        except (OSError, ProtocolError) as exc:
+            message = {"op": "", "error": f"bad request: {exc}"}
+        if message.get("op") in ("ping", "shutdown"):  # never wait behind work
+            reply, steps = self._answer(message)
+            self._send(conn, reply)
+            return
+        urgent = message.get("op") in RAW_REPLY_OPS  # a person waits for these
+        self._count_waiting(urgent)
+        self._ready.wait()  # a request that came during the warm-up waits for it
+        if self._failure:
+            self._count_waiting(-urgent)
+            failed = f"the daemon could not start: {self._failure}"
+            self._send(conn, {"ok": False, "error": failed, "kind": "internal"})
+            return
+        if message.get("op") in UNLOCKED_OPS:  # takes the work lock in turns itself
+            self._count_waiting(-urgent)
+            reply, steps = self._answer(message)
+            self._send(conn, reply, message.get("op"))
+            return
+        self._serve(message, conn, urgent)
 
     def idle_work_due(self, now: float) -> bool:
         """Housekeeping waits for quiet: ready, and no request for `quiet_seconds`."""

@@ -94,15 +94,17 @@ def test_deleting_the_index_and_reindexing_gives_the_same_results(filled: Memory
     assert top_ids(fresh, query) == expected
 
 
-@pytest.mark.parametrize("victim", ["vectors.faiss", "meta.sqlite"])
+@pytest.mark.parametrize("victim", ["vectors", "meta.sqlite"])
 @pytest.mark.parametrize("damage", ["truncate", "garbage"])
 def test_corrupt_index_files_are_rebuilt_with_equal_results(
     filled: MemoryService, victim: str, damage: str
 ) -> None:
     query = "pytest fixtures or setUp?"
     expected = top_ids(filled.index, query)
+    generation = filled.index.stats()["generation"]
     filled.index.close()
-    target = filled.vault.index_dir / victim
+    name = f"vectors-{generation}.faiss" if victim == "vectors" else victim
+    target = filled.vault.index_dir / name
     for suffix in ("-wal", "-shm"):
         Path(f"{target}{suffix}").unlink(missing_ok=True)
     data = target.read_bytes()

@@ -1,0 +1,150 @@
+"""One owner for index writes: with a daemon running, the CLI hands it every
+write, and `vault reindex --full` is the daemon's own work. Real processes."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hooks.daemon import client
+from indexer.embedder import SentenceTransformerEmbedder
+from indexer.index import VaultIndex
+from tests.hooks.daemon.test_daemon import serve, stop
+from vault import frontmatter
+from vault.config import load_settings
+from vault.layout import Vault
+
+pytestmark = pytest.mark.model
+SERVICES = "billing search email export import audit payroll reports alerts backups".split()
+TRANSCRIPT = Path(__file__).parents[2] / "fixtures" / "transcript_sample.jsonl"
+
+
+def cli(vault: Vault, *args: str, **extra: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hooks.cli", "--vault", str(vault.root), *args],
+        capture_output=True, text=True, timeout=300, **extra,  # type: ignore[call-overload]
+    )  # fmt: skip
+
+
+def catalog_meta(vault: Vault, key: str) -> str | None:
+    db = sqlite3.connect(f"file:{vault.index_dir / 'meta.sqlite'}?mode=ro", uri=True)
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    finally:
+        db.close()
+    return None if row is None else str(row[0])
+
+
+def write_memories(vault: Vault, count: int) -> None:
+    """Files as a person (or a pull) would drop them in, without links."""
+    for i in range(count):
+        name = SERVICES[i % len(SERVICES)]
+        meta = {"id": f"runbook-{i:04d}", "created": "2026-01-01T09:00:00Z", "tier": "episodic"}
+        body = f"Runbook {i}: when the {name} queue stalls past {i} jobs, restart worker {i}.\n"
+        (vault.memories_dir / f"runbook-{i:04d}.md").write_text(frontmatter.render(meta, body))
+
+
+def daemon_over(vault: Vault, embedder: SentenceTransformerEmbedder, count: int) -> Iterator[Vault]:
+    """A daemon over `count` indexed memories (links off: this is about the index)."""
+    vault.config_path.write_text("[association]\nlinks_max = 0\n")
+    write_memories(vault, count)
+    index = VaultIndex(vault, load_settings(vault.config_path, {}), embedder=embedder)
+    index.sync()
+    index.close()
+    process = serve(vault)
+    assert client.wait_until_up(vault.root, 300) is not None
+    yield vault
+    stop(vault, process)
+
+
+@pytest.fixture
+def running(vault: Vault, embedder: SentenceTransformerEmbedder) -> Iterator[Vault]:
+    yield from daemon_over(vault, embedder, 300)  # a rebuild that lasts a few seconds
+
+
+@pytest.fixture
+def small(vault: Vault, embedder: SentenceTransformerEmbedder) -> Iterator[Vault]:
+    yield from daemon_over(vault, embedder, 10)
+
+
+def deleted_catalog_files(pid: int) -> list[str]:
+    links = []
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            links.append(os.readlink(fd))
+        except FileNotFoundError:
+            continue
+    return [link for link in links if "meta.sqlite" in link and "(deleted)" in link]
+
+
+def test_reindex_full_under_a_daemon_is_its_work_and_recall_keeps_answering(
+    running: Vault,
+) -> None:
+    pid = client.ping(running.root)["pid"]  # type: ignore[index]
+    rebuild = subprocess.Popen(
+        [sys.executable, "-m", "hooks.cli", "--vault", str(running.root), "reindex", "--full"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    latencies, answers = [], []
+    args = {"query": "restart the payroll worker when its queue stalls", "reinforce": False,
+            "now": "2026-01-02T09:00:00Z"}  # fmt: skip
+    while rebuild.poll() is None:
+        started = time.monotonic()
+        answers.append(client.request(running.root, "recall", args, timeout=120))
+        latencies.append(time.monotonic() - started)
+    out, err = rebuild.communicate()
+    assert rebuild.returncode == 0, err
+    assert "Rebuilt: 300 added" in out
+    assert len(answers) >= 3  # recalls were answered while the rebuild ran
+    assert all(answers), "a recall during the rebuild found nothing"
+    assert max(latencies) < 15, latencies  # never held up for the whole rebuild
+    assert deleted_catalog_files(pid) == []
+    assert catalog_meta(running, "rebuilds") == "1"
+    stop(running)
+    synced = cli(running, "reindex")  # the next process, without the daemon: nothing to do
+    assert synced.returncode == 0, synced.stderr
+    assert "Synced: 0 added, 0 re-embedded, 0 metadata-only, 0 moved, 0 removed" in synced.stdout
+    assert synced.stderr == ""
+    assert catalog_meta(running, "rebuilds") == "1"
+
+
+def test_every_cli_write_goes_to_the_running_daemon(small: Vault) -> None:
+    def requests() -> int:
+        return int(client.ping(small.root)["requests"])  # type: ignore[index]
+
+    before = requests()
+    jotted = cli(small, "jot", "The audit export runs at 03:00 UTC every night.")
+    assert jotted.returncode == 0, jotted.stderr
+    memory_id = jotted.stdout.strip()
+    note = small.root.parent / "decision.md"
+    note.write_text("# Decision\n\nWe keep audit logs for 400 days.\n")
+    commands = [
+        ("reinforce", memory_id), ("confirm", memory_id), ("forget", memory_id),
+        ("revive", memory_id), ("ingest", str(note), "--topic", "compliance"),
+        ("prune", "--dry-run"), ("links", "--sweep"), ("topics", "--sweep"),
+        ("capture", "--transcript", str(TRANSCRIPT)), ("reindex",),
+        ("purge", memory_id, "--yes"),
+    ]  # fmt: skip
+    for command in commands:
+        result = cli(small, *command)
+        assert result.returncode == 0, (command, result.stderr)
+    assert requests() == before + 1 + len(commands)
+    assert not (small.memories_dir / f"{memory_id}.md").exists()
+    assert catalog_meta(small, "rebuilds") is None  # no process rebuilt anything
+
+
+def test_a_daemon_error_keeps_its_exit_code(small: Vault) -> None:
+    missing = cli(small, "reinforce", "no-such-memory-0000")
+    assert missing.returncode == 1
+    assert "no memory with id" in missing.stderr
+    (small.memories_dir / "broken.md").write_text("---\ntier: [x\n---\nbody\n")
+    broken = cli(small, "confirm", "broken")
+    assert broken.returncode == 3
+    assert "fix the frontmatter by hand" in broken.stderr
