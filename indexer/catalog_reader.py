@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 CATALOG_FILE = "meta.sqlite"
-_COLUMNS = "m.id, m.tier, m.kind, m.project, m.created, m.last_access, m.stability, fts.body"
+_COLUMNS = (
+    "m.id, m.tier, m.kind, m.project, m.created, m.last_access, m.stability, m.salience, fts.body"
+)
 _KEYWORD_MATCHES = f"""
 SELECT {_COLUMNS}, bm25(fts, 1.0, 0.5) AS relevance
 FROM fts JOIN memories AS m ON m.id = fts.memory_id
@@ -36,6 +38,7 @@ class TextRow(NamedTuple):
     created: str
     last_access: str
     stability: float | None
+    salience: float
     body: str
     relevance: float  # FTS5 bm25(): more negative is more relevant; 0.0 without a query
 

@@ -23,11 +23,14 @@ from indexer.errors import CorruptIndexError
 from indexer.fusion import FusionWeights, fuse, normalise_bm25
 from indexer.keywords import or_terms, query_terms
 from indexer.sync import Progress, Syncer, SyncReport, changed_paths
+from indexer.vector_ids import vector_id
 from vault.atomic import file_lock
 from vault.config import Settings
 from vault.layout import Vault
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from indexer.faiss_store import VectorStore
 
 log = logging.getLogger(__name__)
@@ -354,6 +357,22 @@ class VaultIndex:
         with self._mutex:
             vectors = self.vectors
             return nearest_memories(vectors, self.catalog, memory_ids, k, bar, allowed)
+
+    def memory_vectors(self, memory_ids: Iterable[str]) -> dict[str, np.ndarray]:
+        """The stored vector of each memory's first chunk (memories without
+        vectors are left out); for comparing memories with each other."""
+        with self._mutex:
+            vectors = self.vectors
+            owners = self.catalog.vector_ids_for(memory_ids)
+            first: dict[str, int] = {}
+            for vec_id, memory_id in owners.items():
+                if vec_id == vector_id(memory_id, 0) or memory_id not in first:
+                    first[memory_id] = vec_id
+            if not first:
+                return {}
+            ids = list(first)
+            found = vectors.vectors_for([first[m] for m in ids])
+            return {memory_id: found[row] for row, memory_id in enumerate(ids)}
 
     def stats(self) -> dict[str, object]:
         with self._mutex:

@@ -90,4 +90,5 @@ class ServiceContext:
 
     def strength_of(self, row: ManifestRow, now: datetime) -> float:
         """A memory's strength at `now`, from its manifest row."""
-        return strength_at(parse_time(row.last_access), row.stability, row.tier, now, self.config)
+        last = parse_time(row.last_access)
+        return strength_at(last, row.stability, row.tier, now, self.config, row.salience)

@@ -37,7 +37,9 @@ def keyword_recall(
         return tiers
     for row in keyword_matches(catalog_path(root), match):
         similarity = normalise_bm25(row.relevance, saturation)
-        current = strength_at(parse_time(row.last_access), row.stability, row.tier, now, config)
+        current = strength_at(
+            parse_time(row.last_access), row.stability, row.tier, now, config, row.salience
+        )
         boost = config.project_boost if project and row.project == project else 1.0
         label = classify(similarity, current, boost, config)
         if label is None:

@@ -21,7 +21,7 @@ def show(service: ServiceContext, memory_id: str) -> tuple[MemoryRecord, float]:
     record = service.store.read(validate_id(memory_id))
     now = service.clock()
     return record, strength_at(
-        record.last_access, record.stability, record.tier, now, service.config
+        record.last_access, record.stability, record.tier, now, service.config, record.salience
     )
 
 

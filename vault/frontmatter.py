@@ -64,7 +64,7 @@ def parse(text: str) -> ParsedFile:
 
 
 def render_value(value: Any) -> str:
-    """One-line YAML for a value we own (flow style for lists)."""
+    """One-line YAML for a value we own (flow style for lists and mappings)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -79,6 +79,9 @@ def render_value(value: Any) -> str:
         return value.isoformat()
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(render_value(item) for item in value) + "]"
+    if isinstance(value, dict):  # a flow mapping, e.g. salience_dims
+        pairs = (f"{render_value(k)}: {render_value(v)}" for k, v in value.items())
+        return "{" + ", ".join(pairs) + "}"
     text = str(value)
     if _PLAIN_SAFE.match(text) and _loads_back(text) == text:
         return text
