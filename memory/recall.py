@@ -11,6 +11,7 @@ from datetime import datetime
 
 from indexer.catalog import ManifestRow
 from indexer.index import Candidate, Filters
+from memory.consolidation.confidence import confidence_factor
 from memory.context import ServiceContext
 from memory.decay import days_between
 from memory.errors import RecallError
@@ -124,6 +125,8 @@ def _candidates(
         raise RecallError("the number of results must be at least 1")
     service.fresh()
     candidates = service.index.search(query, k=max(opts.limit * 4, 20), filters=Filters(archived))
+    if not archived:  # a superseded memory leaves ordinary recall (cold recall still finds it)
+        candidates = [c for c in candidates if not c.row.superseded_by]
     return [c for c in candidates if not opts.exclude_topic or c.row.topic != opts.exclude_topic]
 
 
@@ -133,14 +136,16 @@ def _boost(service: ServiceContext, row: ManifestRow, opts: RecallOptions) -> fl
         boost *= service.config.project_boost
     if opts.topic_hint and row.topic == opts.topic_hint:
         boost *= service.config.topic_boost
-    return boost
+    return boost * confidence_factor(row.confidence, service.config.confidence_weight)
 
 
 def _spread(
     service: ServiceContext, hits: list[Scored], opts: RecallOptions, now: datetime
 ) -> list[Scored]:
     def admit(row: ManifestRow) -> float | None:
-        if row.archived or (opts.exclude_topic and row.topic == opts.exclude_topic):
+        if row.archived or row.superseded_by:
+            return None
+        if opts.exclude_topic and row.topic == opts.exclude_topic:
             return None
         current = service.strength_of(row, now) if opts.decay else 1.0
         return current if current >= service.config.retrieval_floor else None
@@ -189,5 +194,6 @@ def _hit(
         score=score(candidate.similarity, current, boost),
         age_days=days_between(parse_time(row.created), now),
         recall_tier=label,
+        confidence=row.confidence,
         reason=f"cosine {candidate.cosine:.3f}, keyword {candidate.keyword:.3f} -> {explained}",
     )
