@@ -73,11 +73,14 @@ class ServiceContext:
         self.require_vault()
         report = self.index.sync()
         if report.added:
+            from memory.consolidation.interference import interfere
+
             self.filer.file_new(report.added)
             if len(report.added) > BULK_LINKING:  # a rebuild: one write per changed file
                 self.linker.sweep()
             else:
                 self.linker.link_new(report.added, only_unlinked=True)
+                interfere(self, report.added)  # each (older, newer) pair damps once
         return report
 
     def fresh(self) -> None:

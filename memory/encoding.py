@@ -32,6 +32,7 @@ def jot(
     source: str = "jot",
     salience: float = 1.0,
     created: datetime | None = None,
+    salience_dims: dict[str, float] | None = None,
 ) -> MemoryRecord:
     """A cheap episodic fragment (base stability 7 days). `created` is when it
     was said (a transcript's timestamp; never later than now); its strength
@@ -50,6 +51,8 @@ def jot(
     }
     meta = _new_memory(min(created, now) if created else now, now, "episodic", kind, fields)
     meta.update(stability=service.config.episodic_base_stability, salience=salience)
+    if salience_dims:
+        meta["salience_dims"] = salience_dims
     for attempt in range(20):
         memory_id = make_id(body, meta["created"], salt=str(attempt) if attempt else "")
         meta["id"] = memory_id
@@ -143,6 +146,9 @@ def _associate(service: ServiceContext, memory_id: str, path: Path) -> MemoryRec
     """File a new or changed memory and link it to its neighbours. Without
     vectors yet (a quick CLI jot), the sync that embeds it does both."""
     if service.embed_on_write:
+        from memory.consolidation.interference import interfere
+
         service.filer.file_new([memory_id])
         service.linker.link_new([memory_id])
+        interfere(service, [memory_id])  # an update damps the memory it updates, at once
     return service.store.read_path(path)

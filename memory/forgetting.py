@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory.consolidation.salience import record_signal
 from memory.context import ServiceContext
 from memory.reading import listing
 from memory.results import Listing
@@ -27,9 +28,10 @@ def prune(service: ServiceContext, dry_run: bool = False) -> list[Listing]:
     ]
     listings = [listing(service, row, now) for row in due]
     if not dry_run:
-        moved = [service.store.move(row.id, to_archive=True).path for row in due]
-        moved += [service.vault.root / row.path for row in due]
+        records = [service.store.move(row.id, to_archive=True) for row in due]
+        moved = [r.path for r in records] + [service.vault.root / row.path for row in due]
         service.index.apply(moved, allow_embed=False)
+        record_signal(service, "prune", records)
     return listings
 
 
@@ -37,6 +39,7 @@ def forget(service: ServiceContext, memory_id: str) -> MemoryRecord:
     """Archive a memory now (reversible with revive)."""
     record = service.store.move(validate_id(memory_id), to_archive=True)
     _moved(service, memory_id, record)
+    record_signal(service, "forget", [record])
     return record
 
 
