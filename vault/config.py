@@ -58,7 +58,7 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("capture", "llm_model", "haiku", "model alias for `claude -p` extraction"),
     ("capture", "llm_budget_usd", 0.05, "most one extraction call may spend"),
     ("consolidation", "consolidate_every_days", 3.0, "automatic consolidation at most this often"),
-    ("consolidation", "consolidate_min_memories", 50, "automatic consolidation needs more active memories"),
+    ("consolidation", "consolidate_min_memories", 50, "and only above this many active memories"),
     ("consolidation", "merge_maturity", 5, "a group of duplicates merges once this large"),
     ("consolidation", "merge_bar", 0.42, "mean similarity a group of duplicates needs"),
     ("consolidation", "dedupe_cosine", 0.92, "cosine at which two memories are one (any size)"),

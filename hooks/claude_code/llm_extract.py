@@ -14,6 +14,7 @@ import shutil
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from memory.extract import Statement
 
@@ -50,36 +51,46 @@ class ExtractionFailed(Exception):
     """`claude -p` was missing, failed, or returned something unusable."""
 
 
-def command(model: str, budget_usd: float) -> list[str]:
+def command(
+    model: str, budget_usd: float, prompt: str = PROMPT, schema: dict[str, Any] | None = None
+) -> list[str]:
     return [
         "claude", "-p", "--output-format", "json", "--model", model, "--max-turns", "3",
         "--max-budget-usd", str(budget_usd), "--no-session-persistence", "--tools", "",
         "--strict-mcp-config", "--settings", json.dumps({"disableAllHooks": True}),
-        "--system-prompt", PROMPT, "--json-schema", json.dumps(SCHEMA),
+        "--system-prompt", prompt, "--json-schema", json.dumps(schema or SCHEMA),
     ]  # fmt: skip
 
 
-def extract_with_claude(
-    turns: list[tuple[str, str]], workdir: Path, environ: Mapping[str, str], model: str,
-    budget_usd: float,
-) -> list[Statement]:  # fmt: skip
+def run_claude(
+    args: list[str], text: str, workdir: Path, environ: Mapping[str, str]
+) -> dict[str, Any]:
+    """Run `claude -p` (the arguments of `command`) as a guarded child: no hooks,
+    our MEMORY_VAULT_CHILD guard, a neutral folder; its successful JSON result."""
     claude = shutil.which("claude", path=environ.get("PATH"))
     if claude is None:
         raise ExtractionFailed("`claude` is not on PATH")
-    text = "\n\n".join(f"{role.upper()}: {body}" for role, body in turns)[-MAX_INPUT:]
     env = {k: v for k, v in environ.items() if k not in ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")}
     env["MEMORY_VAULT_CHILD"] = "1"
     workdir.mkdir(parents=True, exist_ok=True)
-    cmd = [claude, *command(model, budget_usd)[1:]]
     try:
-        done = subprocess.run(cmd, input=text, capture_output=True, text=True, cwd=workdir,
-                              env=env, timeout=300)  # fmt: skip
+        done = subprocess.run([claude, *args[1:]], input=text, capture_output=True, text=True,
+                              cwd=workdir, env=env, timeout=300)  # fmt: skip
         result = json.loads(done.stdout)
     except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
         raise ExtractionFailed(f"claude -p failed: {exc}") from exc
     if not isinstance(result, dict) or result.get("is_error") or result.get("subtype") != "success":
         message = result.get("result") if isinstance(result, dict) else done.stderr
         raise ExtractionFailed(f"claude -p failed: {str(message)[:200]}")
+    return result
+
+
+def extract_with_claude(
+    turns: list[tuple[str, str]], workdir: Path, environ: Mapping[str, str], model: str,
+    budget_usd: float,
+) -> list[Statement]:  # fmt: skip
+    text = "\n\n".join(f"{role.upper()}: {body}" for role, body in turns)[-MAX_INPUT:]
+    result = run_claude(command(model, budget_usd), text, workdir, environ)
     items = (result.get("structured_output") or {}).get("memories", [])
     statements = []
     for item in items if isinstance(items, list) else []:

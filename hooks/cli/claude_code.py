@@ -40,7 +40,7 @@ def capture(context: Context, transcript: Path, session: str, project: str,
 @now_option
 @pass_context
 def sweep(context: Context, now: datetime | None) -> None:
-    """Capture transcripts never captured (crashed sessions) and prune when due.
+    """Capture transcripts never captured (crashed sessions); prune and consolidate when due.
 
     Example: vault sweep
     """
@@ -49,7 +49,11 @@ def sweep(context: Context, now: datetime | None) -> None:
     with progress_bar("Transcripts") as progress:
         report = run_sweep(context.service(now, embed_on_write=True), os.environ, progress)
     pruned = "not due" if report.pruned is None else report.pruned
-    click.echo(f"Captured from {len(report.captured)} transcripts; pruned: {pruned}.")
+    consolidated = report.consolidated or "not due"
+    click.echo(
+        f"Captured from {len(report.captured)} transcripts; pruned: {pruned}; "
+        f"consolidation: {consolidated}."
+    )
 
 
 @click.command()

@@ -10,7 +10,17 @@ from typing import Any
 
 import click
 
-from hooks.cli import association, bench, claude_code, demo, index, memories, recall, servers
+from hooks.cli import (
+    association,
+    bench,
+    claude_code,
+    consolidation,
+    demo,
+    index,
+    memories,
+    recall,
+    servers,
+)
 from hooks.cli.common import Context
 from hooks.cli.errors import HANDLED, to_cli_error
 
@@ -48,6 +58,7 @@ COMMANDS: tuple[click.Command, ...] = (
     *(recall.recall, recall.cold, recall.revive, recall.confirm, recall.reinforce),
     index.reindex,
     *(association.links, association.graph, association.topics),
+    *(consolidation.consolidate, consolidation.validate),
     *(claude_code.capture, claude_code.sweep, claude_code.install, claude_code.uninstall),
     *(servers.serve, servers.daemon, servers.mcp),
     bench.bench,

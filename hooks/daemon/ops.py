@@ -16,6 +16,7 @@ from typing import Any
 
 from hooks.daemon.protocol import MAX_PROMPT_CHARS, ProtocolError
 from indexer.errors import IndexerError
+from memory.consolidation.patterns import Generalise
 from memory.errors import RecallError
 from memory.recall import RecallOptions
 from memory.results import Associative, Hit, memory_dict
@@ -241,6 +242,37 @@ def op_sync(service: MemoryService, args: Args) -> Reply:
     return Reply(service.sync().summary())
 
 
+# Consolidation ------------------------------------------------------------------
+
+
+def _generaliser(service: MemoryService) -> Generalise | None:
+    from hooks.claude_code.llm_generalise import generaliser
+
+    return generaliser(service.settings, service.vault.state_dir, os.environ)
+
+
+def op_consolidate(service: MemoryService, args: Args) -> Reply:
+    """A run (a dry run unless `dry_run` is false), `undo` a run, or `list` them.
+    A run asked for by hand is done before the reply; the automatic one comes in
+    steps after a sweep's reply."""
+    if args.get("list"):
+        return Reply({"runs": service.consolidation_runs()})
+    run = _optional_text(args, "undo")
+    if run:
+        undone = service.undo_consolidation(run, force=bool(args.get("force")))
+        return Reply({"undone": undone.run, "restored": undone.restored,
+                      "removed": undone.removed, "forced": undone.forced})  # fmt: skip
+    dry_run = bool(args.get("dry_run", True))
+    return Reply(service.consolidate(dry_run, _generaliser(service)).to_dict())
+
+
+def op_validate(service: MemoryService, args: Args) -> Reply:
+    up = args.get("up")
+    if not isinstance(up, bool):
+        raise RecallError("up must be true (the memory is right) or false (it is wrong)")
+    return Reply(_shown(service, service.validate(_text(args, "id"), up).id))
+
+
 # Claude Code transcripts ------------------------------------------------------
 
 
@@ -258,13 +290,16 @@ def op_capture(service: MemoryService, args: Args) -> Reply:
 
 def op_sweep(service: MemoryService, args: Args) -> Reply:
     from hooks.claude_code.capture import capture_transcript, pending_transcripts
+    from memory.consolidation.run import consolidation_steps
     from memory.maintenance import maintenance_steps
 
     config_dir = _optional_text(args, "claude_config_dir")
     environ = {**os.environ, **({"CLAUDE_CONFIG_DIR": config_dir} if config_dir else {})}
     pending = pending_transcripts(service, environ)
     steps = [partial(capture_transcript, service, path) for path in pending]
-    return Reply({"queued": [str(p) for p in pending]}, (*steps, *maintenance_steps(service)))
+    consolidating = consolidation_steps(service, _generaliser(service))
+    reply = {"queued": [str(p) for p in pending], "consolidating": bool(consolidating)}
+    return Reply(reply, (*steps, *maintenance_steps(service), *consolidating))
 
 
 OPS: dict[str, Callable[[MemoryService, Args], Reply]] = {
@@ -286,6 +321,8 @@ OPS: dict[str, Callable[[MemoryService, Args], Reply]] = {
     "status": op_status,
     "daily_append": op_daily_append,
     "sync": op_sync,
+    "consolidate": op_consolidate,
+    "validate": op_validate,
 }
 
 

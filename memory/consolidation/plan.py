@@ -59,13 +59,8 @@ class Plan:
         return [a for a in self.actions if isinstance(a, kind)]
 
     def counts(self) -> dict[str, int]:
-        return {
-            "superseded": len(self.of(Supersede)),
-            "merged": len(self.of(Merge)),
-            "merged_sources": sum(len(m.sources) for m in self.of(Merge)),
-            "gists": len(self.of(Gist)),
-            "patterns": len(self.of(Pattern)),
-        }
+        kinds = {"supersede": Supersede, "merge": Merge, "gist": Gist, "pattern": Pattern}
+        return {name: len(self.of(kind)) for name, kind in kinds.items()}
 
     def to_dict(self) -> list[dict[str, Any]]:
         return [{"action": type(a).__name__.lower(), **asdict(a)} for a in self.actions]

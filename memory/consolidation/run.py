@@ -163,3 +163,12 @@ def consolidation_steps(
         return _finish(service, work["runner"], work["plan"])
 
     return [plan_step, *([apply_step] * STEP_SLOTS), finish_step]
+
+
+def consolidate_if_due(
+    service: ServiceContext, generalise: Generalise | None = None
+) -> RunReport | None:
+    """The automatic run all at once (the CLI sweep): its report, or None if not due."""
+    results = [step() for step in consolidation_steps(service, generalise)]
+    last = results[-1] if results else None
+    return last if isinstance(last, RunReport) else None
