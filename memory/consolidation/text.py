@@ -13,7 +13,7 @@ from memory.consolidation.gist import gist_sentences
 from vault.stopwords import STOPWORDS
 
 _WORD = re.compile(r"`[^`]+`|[A-Za-z][\w'+]*(?:[./\-][\w+]+)*")
-_NUMBER = re.compile(r"(?<![\w.\-/])(\d+(?:[.:]\d+)*)(%?)(?![\w\-/]|\.\d)")
+_NUMBER = re.compile(r"(?<![\w.\-/:])(\d+(?:[.:]\d+)*)(%?)(?![\w\-/:]|\.\d)")
 UNITS = {
     "s": "second", "sec": "second", "secs": "second", "second": "second", "seconds": "second",
     "ms": "millisecond", "minute": "minute", "minutes": "minute", "min": "minute",
