@@ -1,9 +1,7 @@
-"""Carrying out a plan's actions through the journal. A supersession archives
-the older memory with `superseded_by` (the newer gets `supersedes`); a merge
-writes one memory with `merged_from`, archives its sources with `merged_into`
-and points other memories' links at it; a gist keeps the memory's id with the
-gist as its body and archives the full wording (`gist_of` / `gist`); a
-pattern is a new memory of kind `pattern` with `pattern_of` its sources.
+"""A plan's actions done through the journal, links both ways: supersede (older
+to archive/ with `superseded_by`; newer gets `supersedes`), merge (new memory
+with `merged_from`; sources archived with `merged_into`; links repointed), gist
+(same id, gist body, full wording archived: `gist_of`/`gist`), pattern (`pattern_of`).
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ _WE_CHANGED = re.compile(
 )
 LAST_SENTENCE_BONUS = 1.5
 LEAD_BONUS = 2.0
+MIN_WORDS = 40  # a shorter memory is kept whole: compressing it saves little
 
 
 def sentences(text: str) -> list[str]:
@@ -39,12 +40,17 @@ def _score(sentence: str, last: bool) -> float:
 
 def gist_sentences(text: str, min_sentences: int = 3) -> list[str]:
     """The sentences that carry a long text's decision, in their order; [] when
-    the text is shorter than `min_sentences` (it is its own gist)."""
+    the text is shorter than `min_sentences` or MIN_WORDS (it is its own gist).
+    A question is never the gist."""
     found = sentences(text)
-    if len(found) < min_sentences:
+    if len(found) < min_sentences or len(text.split()) < MIN_WORDS:
         return []
-    scores = [_score(s, n == len(found) - 1) for n, s in enumerate(found)]
+    scores = [
+        -1.0 if s.endswith("?") else _score(s, n == len(found) - 1) for n, s in enumerate(found)
+    ]
     best = max(range(len(found)), key=lambda n: (scores[n], n))
+    if scores[best] < 0:
+        return []
     keep = {best} | {n for n, s in enumerate(found) if n != best and _WE_CHANGED.search(s)}
     return [found[n] for n in sorted(keep)]
 

@@ -1,10 +1,7 @@
-"""The journal of a consolidation run, .state/consolidation/RUN.json, and undo.
-
-Before a file is written, moved or created, its previous text (or that it did
-not exist) is saved to the journal; after, the hash of what was written. Undo
-checks every file is still what the run left, then puts each back byte for
-byte (or removes what the run created). A run is undone once; a file changed
-since the run stops the undo unless forced.
+"""The journal of a consolidation run (.state/consolidation/RUN.json) and undo.
+Before a file is written, moved or created its previous text (or absence) is
+saved; after, the hash of what was written. Undo checks each file is still as
+the run left it (else stops, unless forced), then restores it byte for byte.
 """
 
 from __future__ import annotations

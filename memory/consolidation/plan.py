@@ -20,6 +20,9 @@ from memory.consolidation.snapshot import Snapshot
 from memory.decay import days_between
 from vault.clock import parse_time
 
+DISTINCTIVE_SHARE = 0.08  # a distinctive word is in at most 8% of the memories compared
+DISTINCTIVE_MIN = 10  # ... or in at most 10 of them (a small vault)
+
 
 @dataclass(frozen=True)
 class Supersede:
@@ -127,7 +130,7 @@ def _groups(
     return [_by_centrality(snapshot, group) for group in groups]
 
 
-def _one_subject(snapshot: Snapshot, group: list[str]) -> bool:
+def _no_contrast(snapshot: Snapshot, group: list[str]) -> bool:
     """No member contrasts itself with the group: one that states a value of its
     own and negates what most others affirm ("exchange rates are NUMERIC(18,8),
     not integer cents") is another fact, not one more "money is integer cents".
@@ -143,6 +146,31 @@ def _one_subject(snapshot: Snapshot, group: list[str]) -> bool:
             if sum(word in other.affirmed for other in others) * 2 > len(others):
                 return False
     return True
+
+
+def _one_subject(snapshot: Snapshot, group: list[str]) -> bool:
+    """A group states one thing: every member shares a distinctive word (in at
+    most 8% of the memories compared, or 10; names left out: they say who, not what)
+    with at least half of the others, and none contrasts itself with the rest.
+    Chit-chat that is alike in tone ("Thanks, Mel!", "Glad it helped!") is not."""
+    if not _no_contrast(snapshot, group):
+        return False
+    if len(group) < 3:
+        return True
+    words = {m: _distinctive(snapshot, m) for m in group}
+    for member in group:
+        shared = sum(1 for other in group if other != member and words[member] & words[other])
+        if shared * 2 < len(group) - 1:
+            return False
+    return True
+
+
+def _distinctive(snapshot: Snapshot, memory_id: str) -> frozenset[str]:
+    facts = snapshot.items[memory_id].facts
+    names = {word for name in facts.names for word in name.split()}
+    weights = snapshot.weights
+    most = max(DISTINCTIVE_SHARE * weights.total, DISTINCTIVE_MIN)
+    return frozenset(w for w in facts.affirmed - names if weights.documents.get(w, 0) <= most)
 
 
 def _by_centrality(snapshot: Snapshot, group: list[str]) -> list[str]:

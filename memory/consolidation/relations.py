@@ -1,12 +1,8 @@
-"""How two memories relate (pure): does a newer one supersede an older one (same
-subject, changed fact), and what keeps two memories from being one fact.
-
-Cosine alone cannot tell a restated fact from a changed one (the scenario set
-has duplicates at 0.16 and contradictions at 0.93), so the wording decides:
-a value of the same kind that differs (port 8000 -> 8080), a change that names
-what was there before ("moved off Heroku"), or one person or product named in
-place of another in the same sentence frame. Facts about different projects,
-environments, or an exception next to its rule, are never related.
+"""How two memories relate (pure): does a newer one supersede an older one, and
+what keeps two from being one fact. Cosine alone cannot tell (duplicates at
+0.16, updates at 0.93), so the wording decides: a differing value of one kind
+(port 8000 -> 8080), a change naming what was before ("moved off Heroku"), or
+another name in the same sentence frame; never across projects or environments.
 """
 
 from __future__ import annotations
@@ -62,7 +58,11 @@ def substituted_names(older: Facts, newer: Facts) -> bool:
         return False  # they state different kinds of values: different attributes
 
     def unmentioned(name: str, other: Facts) -> bool:
-        return not any(stem(word) in other.tokens for word in name.split())
+        words = name.split()
+        if any(stem(word) in other.tokens for word in words):
+            return False
+        # A short form names the same one (Mel, Melanie).
+        return not any(n.startswith(name) or name.startswith(n) for n in other.names)
 
     gone = [n for n in older.names - newer.names if unmentioned(n, newer)]
     came = [n for n in newer.names - older.names if unmentioned(n, older)]
@@ -77,8 +77,10 @@ def supersedes(older: Item, newer: Item, cosine: float, bar: float) -> str | Non
     if {older.kind, newer.kind} & NEVER_RELATED_KINDS:
         return None
     old, new = older.facts, newer.facts
-    if old.exception != new.exception or environment_conflict(old, new):
+    if old.exception != new.exception or environment_conflict(old, new) or new.question:
         return None
+    if old.speaker != new.speaker:
+        return None  # one person's words do not update another's
     key = value_conflict(old, new)
     if key and cosine >= bar + NUMBER_MARGIN:
         before, after = sorted(old.values[key]), sorted(new.values[key])
@@ -106,6 +108,8 @@ def why_not_one_fact(a: Item, b: Item) -> str | None:
         return "different topics"
     if a.facts.exception != b.facts.exception:
         return "a rule and its exception"
+    if a.facts.speaker != b.facts.speaker:
+        return "said by different people"
     if environment_conflict(a.facts, b.facts):
         return "different environments"
     if value_conflict(a.facts, b.facts):
@@ -126,6 +130,8 @@ class WordWeights:
         for words in documents:
             counts.update(words)
             total += 1
+        self.total = total
+        self.documents = counts  # how many memories use each word
         self.idf = {word: math.log((1 + total) / (1 + n)) + 1.0 for word, n in counts.items()}
 
     def weight(self, words: Iterable[str]) -> float:

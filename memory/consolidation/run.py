@@ -19,14 +19,22 @@ from memory.consolidation.files import JournaledFiles
 from memory.consolidation.journal import Journal, UndoReport, list_runs, new_run_id, undo
 from memory.consolidation.patterns import Generalise
 from memory.consolidation.plan import Plan, make_plan
-from memory.consolidation.snapshot import Snapshot, take_snapshot
+from memory.consolidation.snapshot import (
+    Snapshot,
+    embed_gists,
+    finish_snapshot,
+    start_snapshot,
+    take_snapshot,
+)
 from memory.context import ServiceContext
 from vault.clock import format_time
 from vault.links import link_targets
 from vault.state import JsonState
 
 STEP_SECONDS = 0.2  # an automatic run applies actions for about this long per step
-STEP_SLOTS = 60  # steps an automatic run may take; the last one finishes the rest
+STEP_SLOTS = 60  # apply steps an automatic run may take; the last one finishes the rest
+EMBED_BATCH = 16  # long memories whose gist one step embeds
+EMBED_SLOTS = 20
 
 
 @dataclass
@@ -58,13 +66,17 @@ def plan_now(
     service: ServiceContext, generalise: Generalise | None = None
 ) -> tuple[Snapshot, Plan]:
     service.fresh()
-    config = ConsolidationConfig.from_settings(service.settings)
     snapshot = take_snapshot(service)
-    covered = _pattern_sources(service, snapshot)
-    return snapshot, make_plan(snapshot, config, service.clock(), generalise, covered)
+    return snapshot, _plan(service, snapshot, generalise)
 
 
-def _pattern_sources(service: ServiceContext, snapshot: Snapshot) -> list[frozenset[str]]:
+def _plan(service: ServiceContext, snapshot: Snapshot, generalise: Generalise | None) -> Plan:
+    config = ConsolidationConfig.from_settings(service.settings)
+    covered = _pattern_sources(service)
+    return make_plan(snapshot, config, service.clock(), generalise, covered)
+
+
+def _pattern_sources(service: ServiceContext) -> list[frozenset[str]]:
     """What existing patterns generalise (a theme becomes a pattern once)."""
     found = []
     for row in service.index.rows(archived=False):
@@ -140,14 +152,24 @@ def due(service: ServiceContext, now: datetime) -> bool:
 def consolidation_steps(
     service: ServiceContext, generalise: Generalise | None = None
 ) -> list[Callable[[], object]]:
-    """The automatic run as steps (none when not due): plan, then apply actions
-    about STEP_SECONDS at a time, then finish; prompts are answered in between."""
+    """The automatic run as steps (none when not due): read the memories, embed
+    long ones' gists a batch at a time, plan, apply actions about STEP_SECONDS at
+    a time, finish; the daemon answers prompts between steps."""
     if not due(service, service.clock()):
         return []
     work: dict[str, Any] = {}
 
+    def read_step() -> None:
+        service.fresh()
+        work["draft"] = start_snapshot(service)
+
+    def embed_step() -> None:
+        embed_gists(service, work["draft"], EMBED_BATCH)
+
     def plan_step() -> None:
-        snapshot, plan = plan_now(service, generalise)
+        embed_gists(service, work["draft"])  # whatever the embed steps left
+        snapshot = finish_snapshot(work.pop("draft"))
+        plan = _plan(service, snapshot, generalise)
         work.update(runner=_start(service, snapshot), plan=plan, todo=list(plan.actions))
 
     def apply_step() -> None:
@@ -162,7 +184,8 @@ def consolidation_steps(
             work["runner"].apply(action)
         return _finish(service, work["runner"], work["plan"])
 
-    return [plan_step, *([apply_step] * STEP_SLOTS), finish_step]
+    embeds = [embed_step] * EMBED_SLOTS
+    return [read_step, *embeds, plan_step, *([apply_step] * STEP_SLOTS), finish_step]
 
 
 def consolidate_if_due(

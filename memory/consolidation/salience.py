@@ -1,9 +1,7 @@
-"""Salience at capture on four dimensions (seed 003), each 0-1: novelty against
-the vault, relevance to the project, emotional weight of the wording, and
-prediction error (it updates something known). Combined, salience = 0.5 +
-their weighted mean (0.5-1.5; it slows or speeds decay). Learned salience:
-every reinforce and confirm (wanted) and forget and prune (not wanted) is a
-signal; after enough of them each dimension's weight adapts within 0.5-1.5.
+"""Salience at capture on four dimensions (seed 003), each 0-1: novelty, relevance
+to the project, emotional wording, prediction error; salience = 0.5 + their
+weighted mean. Learned salience: reinforce and confirm (wanted), forget and prune
+(not) are signals; after enough, each weight adapts within 0.5-1.5 (.state/).
 """
 
 from __future__ import annotations

@@ -39,34 +39,57 @@ def eligible(row: ManifestRow) -> bool:
     return not row.archived and row.tier != "curated" and not row.superseded_by
 
 
+@dataclass
+class Draft:
+    """A snapshot being taken, in steps (the daemon answers prompts in between)."""
+
+    items: dict[str, Item]
+    rows: dict[str, ManifestRow]
+    vectors: dict[str, np.ndarray]
+    unembedded: list[str]  # long memories whose gist is still to be embedded
+
+
 def take_snapshot(service: ServiceContext) -> Snapshot:
+    draft = start_snapshot(service)
+    embed_gists(service, draft)
+    return finish_snapshot(draft)
+
+
+def start_snapshot(service: ServiceContext) -> Draft:
+    """The eligible memories, their facts and stored vectors."""
     rows = {row.id: row for row in service.index.rows(archived=False) if eligible(row)}
     items = {}
     for memory_id, row in rows.items():
         text = " ".join(service.index.body(memory_id).split())
-        created = row.created
         items[memory_id] = Item(
-            memory_id, row.project, row.kind, row.topic, created, text, analyse(text)
+            memory_id, row.project, row.kind, row.topic, row.created, text, analyse(text)
         )
-    vectors = _core_vectors(service, items)
+    vectors = service.index.memory_vectors(items)
     items = {m: item for m, item in items.items() if m in vectors}
+    long = [m for m, item in items.items() if item.facts.core != item.text]
+    return Draft(items, {m: rows[m] for m in items}, vectors, long)
+
+
+def embed_gists(service: ServiceContext, draft: Draft, limit: int | None = None) -> None:
+    """Embed the core (gist) of up to `limit` long memories (all when None):
+    a long memory is compared with others by what it decided."""
+    batch = draft.unembedded[:limit] if limit is not None else list(draft.unembedded)
+    if batch:
+        encoded = service.index.embedder.encode([draft.items[m].facts.core for m in batch])
+        draft.vectors.update(zip(batch, encoded, strict=True))
+    del draft.unembedded[: len(batch)]
+
+
+def finish_snapshot(draft: Draft) -> Snapshot:
+    """Candidate pairs and their similarity."""
+    items, vectors = draft.items, draft.vectors
     weights = WordWeights(item.facts.tokens for item in items.values())
     cosines = _candidate_pairs(items, vectors)
     similarities = {
         pair: similarity(cos, items[pair[0]].facts, items[pair[1]].facts, weights)
         for pair, cos in cosines.items()
     }
-    return Snapshot(items, {m: rows[m] for m in items}, vectors, cosines, similarities, weights)
-
-
-def _core_vectors(service: ServiceContext, items: dict[str, Item]) -> dict[str, np.ndarray]:
-    """Stored vectors; a long memory is compared by its gist, embedded now."""
-    vectors = service.index.memory_vectors(items)
-    long = [m for m, item in items.items() if item.facts.core != item.text and m in vectors]
-    if long:
-        encoded = service.index.embedder.encode([items[m].facts.core for m in long])
-        vectors.update(zip(long, encoded, strict=True))
-    return vectors
+    return Snapshot(items, draft.rows, vectors, cosines, similarities, weights)
 
 
 def _candidate_pairs(items: dict[str, Item], vectors: dict[str, np.ndarray]) -> dict[Pair, float]:

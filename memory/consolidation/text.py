@@ -51,9 +51,16 @@ _NEGATION = re.compile(
 _LEADING_PREPOSITION = re.compile(r"^\s*(?:as|in|to|for|on|at|with|from)\b", re.IGNORECASE)
 _SCOPE_END = re.compile(r"\b(?:in|for|of|on|at|from|with|by|so|because|but|when|while)\b")
 _POSSESSIVE = re.compile(r"\b([A-Z][a-z]+)'s\b")
+_SPEAKER = re.compile(r"^([A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?):\s")  # "Caroline: ..." in a transcript
 _NAMED_SUBJECT = re.compile(r"(?:^|[.;:]\s+)([A-Z][a-z]+) (?:is|owns|was|has|leads|runs)\b")
 _MID_NAME = re.compile(r"(?<=[a-z,] )([A-Z][a-z]+(?: [A-Z][a-z]+)*)")
+_VOCATIVE = re.compile(r", ([A-Z][a-z]+)[,!?.]")  # "Thanks, Evan!": who is addressed, not a fact
 _COMMON = STOPWORDS | {"use", "user", "users", "prefer", "prefers", "keep", "always", "never"}
+_CALENDAR = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun "
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
 
 
 @dataclass(frozen=True)
@@ -70,6 +77,8 @@ class Facts:
     exception: bool  # states an exception to a rule ("the one allowed ...")
     change: bool  # says something changed ("moved", "now", "switched")
     replaced: frozenset[str]  # tokens of what a change says was there before
+    speaker: str = ""  # who said it, when the text starts "Name: ..."
+    question: bool = False  # its core asks rather than states
 
     @property
     def affirmed(self) -> frozenset[str]:
@@ -150,7 +159,8 @@ def proper_names(text: str) -> frozenset[str]:
     found = {name.lower() for name in _POSSESSIVE.findall(text)}
     found |= {name.lower() for name in _NAMED_SUBJECT.findall(text)}
     found |= {name.lower() for name in _MID_NAME.findall(text)}
-    return frozenset(name for name in found if name not in _COMMON)
+    found -= {name.lower() for name in _VOCATIVE.findall(text)}
+    return frozenset(name for name in found if name not in _COMMON | _CALENDAR)
 
 
 def analyse(text: str) -> Facts:
@@ -163,6 +173,7 @@ def analyse(text: str) -> Facts:
             values.setdefault(key, set()).add(value)
     negated = negated_terms(core)
     lowered = re.findall(r"[a-z]+", text.lower())
+    speaker = _SPEAKER.match(text)
     return Facts(
         core=core,
         tokens=tokens(core),
@@ -174,4 +185,6 @@ def analyse(text: str) -> Facts:
         exception=bool(_EXCEPTION.search(text)),
         change=bool(_CHANGE.search(core)),
         replaced=replaced_terms(core),
+        speaker=speaker.group(1).lower() if speaker else "",
+        question=core.rstrip().endswith("?"),
     )

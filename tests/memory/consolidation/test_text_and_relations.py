@@ -128,5 +128,20 @@ def test_the_gist_keeps_the_decision_and_drops_the_context() -> None:
         gist == "We moved the API off Heroku to Fly.io, and deploys are now `fly deploy` from CI."
     )
     assert gist_sentences("Short memory. Two sentences.") == []
-    story = "We looked at the logs. The disk was full. Nobody had checked it for months."
+    story = (
+        "We looked at the logs from the night before the outage. The disk on the build machine "
+        "was full of old images and core dumps. Nobody had checked it for months, and the alert "
+        "for it had been muted during the migration."
+    )
     assert decision_gist(story) is None  # nothing carries a decision: keep it whole
+    chat = EPISODE.rsplit(". ", 1)[0] + ". Want to hear how the first deploy went?"
+    assert "?" not in (decision_gist(chat) or "")  # a question is never the gist
+    assert decision_gist("Short one. Really short. We moved to uv.") is None  # under 40 words
+
+
+def test_who_said_it_and_who_is_addressed_are_not_facts_that_change() -> None:
+    first = item("a", "Caroline: Thanks, Melanie! Your kind words mean a lot.", "2023-05-01")
+    second = item("b", "Melanie: Thanks, Caroline! Your kind words mean a lot.", "2023-06-01")
+    assert why_not_one_fact(first, second) == "said by different people"
+    assert supersedes(first, second, 0.9, BAR) is None
+    assert analyse("Definitely, Gina! Let's dance next Fri at the studio.").names == frozenset()
