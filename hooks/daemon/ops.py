@@ -262,8 +262,9 @@ def op_consolidate(service: MemoryService, args: Args) -> Reply:
         undone = service.undo_consolidation(run, force=bool(args.get("force")))
         return Reply({"undone": undone.run, "restored": undone.restored,
                       "removed": undone.removed, "forced": undone.forced})  # fmt: skip
-    dry_run = bool(args.get("dry_run", True))
-    return Reply(service.consolidate(dry_run, _generaliser(service)).to_dict())
+    dry_run = bool(args.get("dry_run", True))  # a dry run never spends on `claude -p`
+    generalise = None if dry_run else _generaliser(service)
+    return Reply(service.consolidate(dry_run, generalise).to_dict())
 
 
 def op_validate(service: MemoryService, args: Args) -> Reply:
