@@ -50,6 +50,10 @@ def test_consolidate_dry_run_then_run_list_undo_and_refuse_a_second_undo(
     assert both.exit_code == 1
     assert "use one of --dry-run, --undo RUN and --list" in both.stderr
 
+    status = runner.invoke(main, ["status"])
+    assert "Last consolidation: 2026-02-01T09:00:00Z" in status.stdout
+    assert "Learned salience: 0 signals (learning starts at 50); novelty 1.00" in status.stdout
+
 
 def test_validate_moves_confidence_down_and_up(service: MemoryService) -> None:
     memory = service.jot("The worker reads its settings from worker.toml.")
