@@ -6,9 +6,11 @@ with `merged_from`; sources archived with `merged_into`; links repointed), gist
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from memory.config import MemoryConfig
@@ -17,6 +19,7 @@ from memory.consolidation.journal import exists_in_vault
 from memory.consolidation.plan import Action, Gist, Merge, Pattern, Supersede
 from memory.decay import effective_stability
 from vault import frontmatter
+from vault.errors import VaultError
 from vault.ids import make_id
 from vault.links import link_targets, wikilink
 from vault.schema import MemoryRecord
@@ -39,6 +42,7 @@ class Runner:
     planned_hashes: dict[str, str]  # the body each memory had when the plan was made
     backlinks: dict[str, list[str]]  # memory -> memories whose `links` name it
     applied: Applied = field(default_factory=Applied)
+    indexed: int = 0  # how many of the touched files the index has seen
 
     def run(self, actions: list[Action]) -> Applied:
         for action in actions:
@@ -46,6 +50,8 @@ class Runner:
         return self.applied
 
     def apply(self, action: Action) -> None:
+        # Write down every existing file the action may change, in one journal save.
+        self.files.journal.remember(self._paths(action))
         try:
             entry = self._apply(action)
         except StaleMemory as exc:
@@ -53,7 +59,24 @@ class Runner:
             return
         self.applied.done.append(entry)
         self.files.journal.actions.append(entry)
-        self.files.journal.save()
+
+    def _paths(self, action: Action) -> list[Path]:
+        vault = self.files.vault
+        if isinstance(action, Supersede):
+            ids = [action.older, action.newer]
+        elif isinstance(action, Merge):
+            others = {o for s in action.sources for o in self.backlinks.get(s, [])}
+            ids = [*action.sources, *sorted(others)]
+        elif isinstance(action, Gist):
+            ids = [action.memory]
+        else:
+            return []
+        paths = []
+        for memory_id in ids:
+            with contextlib.suppress(VaultError):
+                path = vault.locate(memory_id)
+                paths += [path, vault.counterpart(path)]
+        return paths
 
     def _apply(self, action: Action) -> dict[str, Any]:
         if isinstance(action, Supersede):

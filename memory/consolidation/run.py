@@ -110,10 +110,17 @@ def _start(service: ServiceContext, snapshot: Snapshot) -> Runner:
     return Runner(files, service.config, now, hashes, backlinks)
 
 
+def _index(service: ServiceContext, runner: Runner) -> None:
+    """Index what the run wrote since the last call (new bodies are embedded)."""
+    fresh = runner.files.touched[runner.indexed :]
+    if fresh:
+        service.index.apply(fresh, allow_embed=True)
+    runner.indexed = len(runner.files.touched)
+
+
 def _finish(service: ServiceContext, runner: Runner, plan: Plan) -> RunReport:
     journal = runner.files.journal
-    if runner.files.touched:
-        service.index.apply(runner.files.touched, allow_embed=True)
+    _index(service, runner)
     journal.finished = format_time(service.clock())
     journal.save()
     _state(service).update(
@@ -176,6 +183,8 @@ def consolidation_steps(
         deadline = time.monotonic() + STEP_SECONDS
         while work.get("todo") and time.monotonic() < deadline:
             work["runner"].apply(work["todo"].pop(0))
+        if "runner" in work:
+            _index(service, work["runner"])
 
     def finish_step() -> RunReport | None:
         if "runner" not in work:
