@@ -16,9 +16,9 @@ from pathlib import Path
 
 from indexer.errors import CorruptIndexError
 from indexer.vector_ids import vector_id
-from vault.schema import FILED_AUTO
+from vault.schema import DEFAULT_CONFIDENCE, FILED_AUTO
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS memories(
@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS memories(
     kind TEXT NOT NULL, topic TEXT NOT NULL, tags TEXT NOT NULL, project TEXT NOT NULL,
     session TEXT NOT NULL, source TEXT NOT NULL, recalls INTEGER NOT NULL,
     confirmations INTEGER NOT NULL, salience REAL NOT NULL, links TEXT NOT NULL,
-    filed TEXT NOT NULL DEFAULT '');
+    filed TEXT NOT NULL DEFAULT '', confidence REAL NOT NULL DEFAULT 0.5,
+    superseded_by TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS chunks(
     vec_id INTEGER PRIMARY KEY, memory_id TEXT NOT NULL, chunk_no INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_by_memory ON chunks(memory_id);
@@ -42,7 +43,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
 ROW_FIELDS = (
     "id", "path", "archived", "mtime_ns", "size", "body_hash", "created", "last_access",
     "stability", "tier", "kind", "topic", "tags", "project", "session", "source", "recalls",
-    "confirmations", "salience", "links", "filed",
+    "confirmations", "salience", "links", "filed", "confidence", "superseded_by",
 )  # fmt: skip
 
 
@@ -69,6 +70,8 @@ class ManifestRow:
     salience: float
     links: tuple[str, ...]
     filed: str = ""
+    confidence: float = DEFAULT_CONFIDENCE
+    superseded_by: str = ""  # the newest memory that replaced this one ("" when current)
 
     @classmethod
     def from_sql(cls, row: sqlite3.Row) -> ManifestRow:

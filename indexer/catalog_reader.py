@@ -12,11 +12,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 CATALOG_FILE = "meta.sqlite"
-_COLUMNS = "m.id, m.tier, m.kind, m.project, m.created, m.last_access, m.stability, fts.body"
+_COLUMNS = (
+    "m.id, m.tier, m.kind, m.project, m.created, m.last_access, m.stability, m.salience, "
+    "m.confidence, fts.body"
+)
 _KEYWORD_MATCHES = f"""
 SELECT {_COLUMNS}, bm25(fts, 1.0, 0.5) AS relevance
 FROM fts JOIN memories AS m ON m.id = fts.memory_id
-WHERE fts MATCH ? AND m.archived = 0
+WHERE fts MATCH ? AND m.archived = 0 AND m.superseded_by = ''
 ORDER BY relevance LIMIT ?
 """
 _ACTIVE = f"""
@@ -36,6 +39,8 @@ class TextRow(NamedTuple):
     created: str
     last_access: str
     stability: float | None
+    salience: float
+    confidence: float
     body: str
     relevance: float  # FTS5 bm25(): more negative is more relevant; 0.0 without a query
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from indexer.catalog import Catalog, ManifestRow
 from indexer.embedder import Embedder, SentenceTransformerEmbedder
@@ -23,9 +24,12 @@ from indexer.keywords import or_terms, query_terms
 from indexer.published import PublishedIndex, Snapshot
 from indexer.staging import stage_embeddings
 from indexer.sync import Progress, Syncer, SyncReport, changed_paths
+from indexer.vector_ids import vector_id
 from vault.config import Settings
 from vault.layout import Vault
 
+if TYPE_CHECKING:
+    import numpy as np
 log = logging.getLogger(__name__)
 
 
@@ -268,6 +272,21 @@ class VaultIndex:
 
         with self.published.reading() as snapshot:
             return nearest_memories(snapshot.vectors, snapshot.catalog, memory_ids, k, bar, allowed)
+
+    def memory_vectors(self, memory_ids: Iterable[str]) -> dict[str, np.ndarray]:
+        """The stored vector of each memory's first chunk (memories without
+        vectors are left out); for comparing memories with each other."""
+        with self.published.reading() as snapshot:
+            owners = snapshot.catalog.vector_ids_for(memory_ids)
+            first: dict[str, int] = {}
+            for vec_id, memory_id in owners.items():
+                if vec_id == vector_id(memory_id, 0) or memory_id not in first:
+                    first[memory_id] = vec_id
+            if not first:
+                return {}
+            ids = list(first)
+            found = snapshot.vectors.vectors_for([first[m] for m in ids])
+            return {memory_id: found[row] for row, memory_id in enumerate(ids)}
 
     def stats(self) -> dict[str, object]:
         with self.published.reading() as snapshot:

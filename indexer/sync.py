@@ -22,6 +22,7 @@ from indexer.vector_ids import vector_id
 from vault.clock import format_time
 from vault.errors import BrokenFileError, MemoryNotFoundError
 from vault.layout import Vault
+from vault.links import link_targets
 from vault.schema import MemoryRecord
 from vault.store import MemoryStore
 
@@ -254,4 +255,6 @@ def manifest_row(
         salience=record.salience,
         links=record.links,
         filed=record.filed,
+        confidence=record.confidence,
+        superseded_by=link_targets(record.superseded_by)[-1] if record.superseded_by else "",
     )

@@ -35,7 +35,9 @@ def strongest(
         mine = bool(project) and row.project == project
         if row.project and not mine and row.kind != "preference":
             continue
-        current = strength_at(parse_time(row.last_access), row.stability, row.tier, now, config)
+        current = strength_at(
+            parse_time(row.last_access), row.stability, row.tier, now, config, row.salience
+        )
         if current < config.retrieval_floor:
             continue
         score = current * (config.project_boost if mine else 1.0)

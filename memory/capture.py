@@ -1,7 +1,9 @@
 """Turn extracted statements into memories: redacted, filed with session,
-project, kind and source; a near-duplicate of an existing memory reinforces it
-instead of creating a new file. `statements_from` picks them with the shipped
-classifier over the service's warm model, or with the rules alone.
+project, kind and source, with salience from four dimensions (novelty,
+relevance, emotion, prediction error; memory/consolidation/salience.py). A
+near-duplicate (cosine >= 0.92, the same values) reinforces instead.
+`statements_from` picks them with the shipped classifier over the service's
+warm model, or with the rules alone.
 """
 
 from __future__ import annotations
@@ -9,13 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from indexer.index import Filters
+from indexer.index import Candidate, Filters
+from memory.consolidation.interference import updates_of_text
+from memory.consolidation.relations import environment_conflict, value_conflict
+from memory.consolidation.salience import combine, dimensions, learned_weights
+from memory.consolidation.text import analyse
 from memory.extract import RuleScorer, Scorer, Statement, extract
 from memory.redact import redact
 from memory.service import MemoryService
-from vault.clock import parse_time
+from vault.clock import format_time, parse_time
 
 NEAR_DUPLICATE_COSINE = 0.92
+NEIGHBOURS = 10  # active memories a statement is compared with (duplicates, salience)
+ASSISTANT_SALIENCE = 0.7  # what the assistant said weighs less than what the person said
 
 
 @dataclass
@@ -61,23 +69,31 @@ def capture(
     source: str = "transcript",
 ) -> CaptureReport:
     report = CaptureReport()
+    weights = learned_weights(service.vault)
     for statement in statements:
         text = redact(statement.text).strip()
         if len(text) < 10:
             continue
-        duplicate = _near_duplicate(service, text)
+        candidates = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=False))
+        duplicate = _near_duplicate(service, text, candidates)
         if duplicate is not None:
             service.reinforce(duplicate)
             report.reinforced.append(duplicate)
             continue
+        created = _when(statement.at)
+        stamp = format_time(created or service.clock())
+        updated = updates_of_text(service, text, project, statement.kind, stamp, candidates)
+        dims = dimensions(text, project, candidates, bool(updated))
+        role = 1.0 if statement.role == "user" else ASSISTANT_SALIENCE
         record = service.jot(
             text,
-            created=_when(statement.at),
+            created=created,
             kind=statement.kind,
             project=project,
             session=session,
             source=source if statement.role == "user" else f"{source}-assistant",
-            salience=1.0 if statement.role == "user" else 0.7,
+            salience=round(combine(dims, weights) * role, 3),
+            salience_dims=dims,
         )
         report.created.append(record.id)
         report.texts.append(text)
@@ -92,8 +108,15 @@ def _when(stamp: str) -> datetime | None:
         return None
 
 
-def _near_duplicate(service: MemoryService, text: str) -> str | None:
-    for candidate in service.index.search(text, k=3, filters=Filters(archived=False))[:3]:
-        if candidate.cosine >= NEAR_DUPLICATE_COSINE:
+def _near_duplicate(service: MemoryService, text: str, candidates: list[Candidate]) -> str | None:
+    """An active memory saying the same: cosine >= 0.92 among the three best hybrid
+    matches, and no value of the same kind that differs ("100 requests a minute"
+    vs "300": 0.93, an update, not a duplicate)."""
+    facts = analyse(text)
+    for candidate in candidates[:3]:
+        if candidate.cosine < NEAR_DUPLICATE_COSINE:
+            continue
+        other = analyse(service.index.body(candidate.row.id))
+        if not value_conflict(other, facts) and not environment_conflict(other, facts):
             return candidate.row.id
     return None

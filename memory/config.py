@@ -29,6 +29,7 @@ class MemoryConfig:
     cold_bar: float
     project_boost: float
     topic_boost: float
+    confidence_weight: float
     link_bar: float
     links_max: int
     link_spread: float

@@ -102,7 +102,10 @@ class ServiceContext:
         if len(report.added) > BULK_LINKING:  # one write per changed file, not per pair
             self.linker.sweep()
         else:
+            from memory.consolidation.interference import interfere
+
             self.linker.link_new(embedded, only_unlinked=True)
+            interfere(self, report.added)  # each (older, newer) pair damps once
 
     def rebuild(self, progress: Progress | None = None) -> SyncReport:
         """Re-embed every file into a new generation (readers keep the old one until
@@ -130,4 +133,5 @@ class ServiceContext:
 
     def strength_of(self, row: ManifestRow, now: datetime) -> float:
         """A memory's strength at `now`, from its manifest row."""
-        return strength_at(parse_time(row.last_access), row.stability, row.tier, now, self.config)
+        last = parse_time(row.last_access)
+        return strength_at(last, row.stability, row.tier, now, self.config, row.salience)

@@ -1,9 +1,9 @@
 """Strength, reinforcement and consolidation as pure functions.
 
-`strength = exp(-days_since_access / stability)`, computed at query time and
-never stored. A reinforcement multiplies stability (capped at 10x the tier's
-base); an episodic memory that reaches its cap consolidates into a semantic one
-with the semantic base stability. No file, clock or environment is read here.
+`strength = exp(-(days_since_access / salience) / stability)`, computed at query
+time, never stored. A reinforcement multiplies stability (capped at 10x the
+tier's base); an episodic memory at its cap becomes semantic with the semantic
+base stability. No file, clock or environment is read here.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from datetime import datetime
 from memory.config import MemoryConfig
 
 SECONDS_PER_DAY = 86_400.0
+MIN_SALIENCE = 0.1  # a damped or zero salience still ages at most 10x as fast
 
 
 def days_between(earlier: datetime, now: datetime) -> float:
@@ -31,11 +32,18 @@ def effective_stability(stability: float | None, tier: str, config: MemoryConfig
 
 
 def strength_at(
-    last_access: datetime, stability: float | None, tier: str, now: datetime, config: MemoryConfig
+    last_access: datetime,
+    stability: float | None,
+    tier: str,
+    now: datetime,
+    config: MemoryConfig,
+    salience: float = 1.0,
 ) -> float:
     """A memory's strength at `now`: the one place the service, the keyword
-    fallback and the session briefing get it from."""
-    return strength(days_between(last_access, now), effective_stability(stability, tier, config))
+    fallback and the session briefing get it from. A salient memory ages more
+    slowly: its effective age is age / salience (1.0 changes nothing)."""
+    age = days_between(last_access, now) / max(salience, MIN_SALIENCE)
+    return strength(age, effective_stability(stability, tier, config))
 
 
 def days_until(threshold: float, stability: float) -> float:

@@ -37,6 +37,7 @@ def jot(
     source: str = "jot",
     salience: float = 1.0,
     created: datetime | None = None,
+    salience_dims: dict[str, float] | None = None,
 ) -> MemoryRecord:
     """A cheap episodic fragment (base stability 7 days). `created` is when it
     was said (a transcript's timestamp; never later than now); its strength
@@ -55,6 +56,8 @@ def jot(
     }
     meta = _new_memory(min(created, now) if created else now, now, "episodic", redact(kind), fields)
     meta.update(stability=service.config.episodic_base_stability, salience=salience)
+    if salience_dims:
+        meta["salience_dims"] = salience_dims
     for attempt in range(20):
         memory_id = make_id(body, meta["created"], salt=str(attempt) if attempt else "")
         meta["id"] = memory_id

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory.consolidation.salience import record_signal
 from memory.context import ServiceContext
 from memory.reading import listing
 from memory.results import Listing
@@ -30,16 +31,18 @@ def prune(service: ServiceContext, dry_run: bool = False) -> list[Listing]:
     if dry_run:
         return [listing(service, row, now) for row in due]
     archived = [(row, _archive(service, row.id)) for row in due]
-    listings = [listing(service, row, now) for row, path in archived if path is not None]
+    records = [record for _, record in archived if record is not None]
+    listings = [listing(service, row, now) for row, record in archived if record is not None]
     old = [service.vault.root / row.path for row in due]
     service.on_files_changed(old + [service.vault.counterpart(path) for path in old])
+    record_signal(service, "prune", records)
     return listings
 
 
-def _archive(service: ServiceContext, memory_id: str) -> Path | None:
+def _archive(service: ServiceContext, memory_id: str) -> MemoryRecord | None:
     """Move one memory to the archive; None if it is no longer active."""
     try:
-        return service.store.move(memory_id, to_archive=True).path
+        return service.store.move(memory_id, to_archive=True)
     except VaultError:
         try:
             still_active = not service.vault.is_archived(service.vault.locate(memory_id))
@@ -54,6 +57,7 @@ def forget(service: ServiceContext, memory_id: str) -> MemoryRecord:
     """Archive a memory now (reversible with revive)."""
     record = service.store.move(validate_id(memory_id), to_archive=True)
     _moved(service, memory_id, record)
+    record_signal(service, "forget", [record])
     return record
 
 

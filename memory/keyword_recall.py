@@ -14,6 +14,7 @@ from indexer.catalog_reader import catalog_path, keyword_matches
 from indexer.fusion import normalise_bm25
 from indexer.keywords import match_expression
 from memory.config import MemoryConfig
+from memory.consolidation.confidence import confidence_factor
 from memory.decay import days_between, strength_at
 from memory.recall_tiers import classify, score
 from vault.clock import parse_time
@@ -37,8 +38,11 @@ def keyword_recall(
         return tiers
     for row in keyword_matches(catalog_path(root), match):
         similarity = normalise_bm25(row.relevance, saturation)
-        current = strength_at(parse_time(row.last_access), row.stability, row.tier, now, config)
+        current = strength_at(
+            parse_time(row.last_access), row.stability, row.tier, now, config, row.salience
+        )
         boost = config.project_boost if project and row.project == project else 1.0
+        boost *= confidence_factor(row.confidence, config.confidence_weight)
         label = classify(similarity, current, boost, config)
         if label is None:
             continue
@@ -51,6 +55,7 @@ def keyword_recall(
                 "project": row.project,
                 "age_days": round(days_between(parse_time(row.created), now), 1),
                 "strength": round(current, 4),
+                "confidence": row.confidence,
                 "similarity": round(similarity, 4),
                 "score": round(score(similarity, current, boost), 4),
                 "recall_tier": label,

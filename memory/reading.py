@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from indexer.catalog import ManifestRow
+from memory.consolidation.run import last_run
+from memory.consolidation.salience import learning
 from memory.context import ServiceContext
 from memory.decay import strength_at
 from memory.results import Listing, Status
@@ -21,7 +23,7 @@ def show(service: ServiceContext, memory_id: str) -> tuple[MemoryRecord, float]:
     record = service.store.read(validate_id(memory_id))
     now = service.clock()
     return record, strength_at(
-        record.last_access, record.stability, record.tier, now, service.config
+        record.last_access, record.stability, record.tier, now, service.config, record.salience
     )
 
 
@@ -81,4 +83,8 @@ def status(service: ServiceContext) -> Status:
         histogram=list(histogram.items()),
         problems=service.index.problems(),
         index=stats,
+        consolidation={
+            "last_run": last_run(service),
+            "salience": learning(service.vault, int(service.settings["salience_learn_after"])),
+        },
     )

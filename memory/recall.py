@@ -11,6 +11,7 @@ from datetime import datetime
 
 from indexer.catalog import ManifestRow
 from indexer.index import Candidate, Filters
+from memory.consolidation.confidence import confidence_factor
 from memory.context import ServiceContext
 from memory.decay import days_between
 from memory.errors import RecallError
@@ -131,6 +132,8 @@ def _candidates(
     service.fresh()
     filters = Filters(archived, opts.project_filter, opts.topic, kind=opts.kind)
     candidates = service.index.search(query, k=max(opts.limit * 4, 20), filters=filters)
+    if not archived:  # a superseded memory leaves ordinary recall (cold recall still finds it)
+        candidates = [c for c in candidates if not c.row.superseded_by]
     kept = [c for c in candidates if not opts.exclude_topic or c.row.topic != opts.exclude_topic]
     return by_signal(kept, opts.signal)
 
@@ -164,14 +167,16 @@ def _boost(service: ServiceContext, row: ManifestRow, opts: RecallOptions) -> fl
         boost *= service.config.project_boost
     if opts.topic_hint and row.topic == opts.topic_hint:
         boost *= service.config.topic_boost
-    return boost
+    return boost * confidence_factor(row.confidence, service.config.confidence_weight)
 
 
 def _spread(
     service: ServiceContext, hits: list[Scored], opts: RecallOptions, now: datetime
 ) -> list[Scored]:
     def admit(row: ManifestRow) -> float | None:
-        if row.archived or (opts.exclude_topic and row.topic == opts.exclude_topic):
+        if row.archived or row.superseded_by:
+            return None
+        if opts.exclude_topic and row.topic == opts.exclude_topic:
             return None
         if not _passes_filters(row, opts):
             return None
@@ -222,5 +227,6 @@ def _hit(
         score=score(candidate.similarity, current, boost),
         age_days=days_between(parse_time(row.created), now),
         recall_tier=label,
+        confidence=row.confidence,
         reason=f"cosine {candidate.cosine:.3f}, keyword {candidate.keyword:.3f} -> {explained}",
     )

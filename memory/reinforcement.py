@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from memory.consolidation.salience import record_signal
 from memory.context import ServiceContext
 from memory.decay import reinforce as grown_stability
 from memory.results import Hit
@@ -20,6 +21,7 @@ def reinforce(service: ServiceContext, memory_id: str) -> MemoryRecord:
     """What a recall hit does: stability x1.5 (capped), last access now."""
     record = _grow(service, memory_id, service.config.reinforce_factor, "recalls")
     service.index.apply([record.path], allow_embed=False)
+    record_signal(service, "reinforce", [record])
     return record
 
 
@@ -27,21 +29,23 @@ def confirm_activation(service: ServiceContext, memory_id: str) -> MemoryRecord:
     """The person confirmed a hedged memory: stability x2.5 (capped)."""
     record = _grow(service, memory_id, service.config.confirm_factor, "confirmations")
     service.index.apply([record.path], allow_embed=False)
+    record_signal(service, "confirm", [record])
     return record
 
 
 def reinforce_hits(service: ServiceContext, hits: list[Hit]) -> list[Hit]:
     """Reinforce recall hits (x1.5 each); returns them with their new stability."""
     done = []
-    paths = []
+    records = []
     for hit in hits:
         record = _grow(service, hit.id, service.config.reinforce_factor, "recalls")
-        paths.append(record.path)
+        records.append(record)
         done.append(
             replace(hit, reinforced=True, stability=record.stability or 0.0, tier=record.tier)
         )
-    if paths:
-        service.index.apply(paths, allow_embed=False)
+    if records:
+        service.index.apply([r.path for r in records], allow_embed=False)
+        record_signal(service, "reinforce", records)
     return done
 
 

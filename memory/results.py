@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from vault.schema import MemoryRecord
+from vault.schema import DEFAULT_CONFIDENCE, MemoryRecord
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ class Hit:
     reason: str
     reinforced: bool = False
     via: str = ""  # see-also: the hit that brought this memory in
+    confidence: float = DEFAULT_CONFIDENCE  # from validation (0.3-0.9)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hit:
@@ -99,6 +100,7 @@ class Status:
     histogram: list[tuple[str, int]]
     problems: list[tuple[str, str]]
     index: dict[str, Any] = field(default_factory=dict)
+    consolidation: dict[str, Any] = field(default_factory=dict)  # last run, learned salience
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -109,6 +111,7 @@ class Status:
             "strength_histogram": dict(self.histogram),
             "problems": [{"path": p, "reason": r} for p, r in self.problems],
             "index": self.index,
+            "consolidation": self.consolidation,
         }
 
 
@@ -131,5 +134,7 @@ def memory_dict(record: MemoryRecord, strength: float) -> dict[str, Any]:
         "created": record.created.isoformat(),
         "last_access": record.last_access.isoformat(),
         "links": list(record.links),
+        "confidence": record.confidence,
+        "salience": record.salience,
         "text": record.body,
     }

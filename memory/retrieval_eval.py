@@ -1,8 +1,8 @@
 """The LoCoMo harness behind `vault bench retrieval` (metrics: memory/evaluation.py).
 Each conversation gets a fresh vault (timestamps as created times, linked as
-encoding links), indexed with the real model; every question goes through
-MemoryService.recall at `now` = the last timestamp, with and without decay,
-and the recall tiers are checked against the evidence (strength 1).
+encoding links), indexed with the real model, optionally consolidated; every
+question goes through MemoryService.recall at `now` = the last timestamp, with
+and without decay, and the recall tiers are checked against the evidence.
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ import json
 import statistics
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -80,21 +81,30 @@ def build_vault(root: Path, items: list[dict[str, Any]]) -> Vault:
 
 @dataclass
 class _Tally:
-    """What the questions measured, per (mode, decay) and per mode."""
+    """What the questions measured, per (mode, decay) and per mode; with
+    consolidation, what the runs did and which memory stands for which."""
 
     per_query: dict[tuple[str, bool], list[dict[str, Any]]] = field(
         default_factory=lambda: defaultdict(list)
     )
     tiers: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    consolidated: Counter[str] = field(default_factory=Counter)
+    aliases: dict[str, set[str]] = field(default_factory=dict)  # merged id -> its sources
+
+    def answer(self, memory_id: str, relevant: set[str]) -> str:
+        """A merged memory counts as the relevant source it stands for."""
+        return next(iter(self.aliases.get(memory_id, set()) & relevant), memory_id)
 
 
 def run(
     data: Path, modes: list[str], environ: Mapping[str, str] | None = None,
     embedder: Embedder | None = None, progress: Progress | None = None,
+    consolidate: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
     """`environ` carries VAULT_* overrides (a mode's weights win over them);
-    `progress(done, total)` hears after each conversation."""
+    `progress(done, total)` hears after each conversation; `consolidate` runs
+    consolidation on each conversation's vault (at its last timestamp) first."""
     memories, queries = load(data)
     embedder = embedder or SentenceTransformerEmbedder()
     tally = _Tally()
@@ -103,6 +113,8 @@ def run(
         for done, (conv, items) in enumerate(conversations, 1):
             vault = build_vault(Path(tmp) / conv, items)
             last = max(parse_time(i["timestamp"]) for i in items)
+            if consolidate:
+                _consolidate(vault, last, environ, embedder, tally)
             for mode in modes:
                 settings = load_settings(None, {**(environ or {}), **MODES[mode]})
                 index = VaultIndex(vault, settings, embedder=embedder)
@@ -116,6 +128,27 @@ def run(
     return _report(tally)
 
 
+def _consolidate(
+    vault: Vault, now: datetime, environ: Mapping[str, str] | None, embedder: Embedder,
+    tally: _Tally,
+) -> None:  # fmt: skip
+    """Index, link and consolidate one conversation's vault before its questions."""
+    settings = load_settings(None, environ or {})
+    index = VaultIndex(vault, settings, embedder=embedder)
+    service = MemoryService(vault, settings, clock=fixed_clock(now), index=index, auto_sync=False)
+    service.index.sync()
+    service.sweep_links()
+    report = service.consolidate()
+    tally.consolidated.update(report.counts)
+    for action in report.actions:
+        if action["action"] == "merge":
+            sources = set(action["sources"])
+            for source in action["sources"]:
+                sources |= tally.aliases.get(source, set())
+            tally.aliases[action["into"]] = sources
+    service.index.close()
+
+
 def _measure(
     service: MemoryService, mode: str, queries: list[dict[str, Any]], tally: _Tally
 ) -> None:
@@ -124,7 +157,7 @@ def _measure(
     service.sweep_links()
     for query in queries:
         relevant = {_file_id(r) for r in query.get("relevant", [])}
-        tally.tiers[mode].append(_tiers(service, str(query["query"]), relevant))
+        tally.tiers[mode].append(_tiers(service, str(query["query"]), relevant, tally))
     for decay in (False, True):
         options = RecallOptions(limit=10, reinforce=False, decay=decay)
         for query in queries:
@@ -132,13 +165,15 @@ def _measure(
             hits = service.recall(str(query["query"]), options)
             tally.latencies[mode].append((time.perf_counter() - started) * 1000)
             relevant = {_file_id(r) for r in query.get("relevant", [])}
-            row: dict[str, Any] = scores([h.id for h in hits], relevant)
+            row: dict[str, Any] = scores([tally.answer(h.id, relevant) for h in hits], relevant)
             row["category"] = str(query.get("category_name") or query.get("category"))
             tally.per_query[(mode, decay)].append(row)
 
 
 def _report(tally: _Tally) -> dict[str, Any]:
+    extra = {"consolidation": dict(tally.consolidated)} if tally.consolidated else {}
     return {
+        **extra,
         "results": [
             {"mode": mode, "decay": decay, **_summary(rows)}
             for (mode, decay), rows in sorted(tally.per_query.items())
@@ -154,7 +189,7 @@ def _report(tally: _Tally) -> dict[str, Any]:
     }
 
 
-def _tiers(service: MemoryService, query: str, relevant: set[str]) -> dict[str, Any]:
+def _tiers(service: MemoryService, query: str, relevant: set[str], tally: _Tally) -> dict[str, Any]:
     """Where the evidence lands among the recall tiers, by similarity alone."""
     found: dict[str, list[bool]] = {"confident": [], "activated": []}
     evidence_tier = None
@@ -162,7 +197,7 @@ def _tiers(service: MemoryService, query: str, relevant: set[str]) -> dict[str, 
         tier = classify(candidate.similarity, 1.0, 1.0, service.config)
         if tier is None:
             continue
-        is_evidence = candidate.row.id in relevant
+        is_evidence = tally.answer(candidate.row.id, relevant) in relevant
         found[tier].append(is_evidence)
         if is_evidence and evidence_tier is None:
             evidence_tier = tier

@@ -13,6 +13,7 @@ from memory import (
     recall as recalling,  # the module; `recall` is the method below
     reinforcement,
 )
+from memory.consolidation import confidence, run as consolidation
 from memory.context import ServiceContext
 
 
@@ -43,3 +44,8 @@ class MemoryService(ServiceContext):
     graph = organising.graph
     sweep_topics = organising.sweep_topics
     topics = organising.topics
+    # Consolidation: merge, supersede, gist, generalise (journaled, reversible); validation.
+    consolidate = consolidation.consolidate
+    undo_consolidation = consolidation.undo_run
+    consolidation_runs = consolidation.runs
+    validate = confidence.validate

@@ -35,6 +35,7 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("recall", "cold_bar", 0.34, "similarity a cold (archived) memory needs"),
     ("recall", "project_boost", 1.3, "score multiplier for the current project"),
     ("recall", "topic_boost", 1.2, "score multiplier for a matching topic_hint"),
+    ("recall", "confidence_weight", 0.5, "score x (1 + this x (confidence - 0.5))"),
     ("association", "link_bar", 0.375, "cosine two memories need to be linked"),
     ("association", "links_max", 5, "nearest memories a memory links to (links are mirrored)"),
     ("association", "link_spread", 0.5, "a linked memory's score as a share of its hit's"),
@@ -75,6 +76,17 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ),
     ("compaction", "compaction_watch", False, "the daemon follows transcripts for compactions"),
     ("compaction", "compaction_poll_seconds", 10.0, "how often the daemon's watcher looks"),
+    ("consolidation", "consolidate_every_days", 3.0, "automatic consolidation at most this often"),
+    ("consolidation", "consolidate_min_memories", 50, "and only above this many active memories"),
+    ("consolidation", "merge_maturity", 5, "a group of duplicates merges once this large"),
+    ("consolidation", "merge_bar", 0.42, "mean similarity a group of duplicates needs"),
+    ("consolidation", "dedupe_cosine", 0.92, "cosine at which two memories are one (any size)"),
+    ("consolidation", "contradiction_cosine", 0.4, "cosine an update needs to its older fact"),
+    ("consolidation", "interference_factor", 0.7, "an updated memory's salience x this at once"),
+    ("consolidation", "gist_after_days", 7.0, "long episodic memories older than this are gisted"),
+    ("consolidation", "gist_min_sentences", 3, "sentences a memory needs to be gisted"),
+    ("consolidation", "pattern_min_memories", 3, "memories a recurring theme needs"),
+    ("consolidation", "salience_learn_after", 50, "signals before salience weights adapt"),
 )
 _TYPES = {key: type(default) for _, key, default, _ in DEFAULTS}
 

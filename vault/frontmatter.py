@@ -8,7 +8,6 @@ comments, unknown keys, a leading BOM and CRLF line ends stay as they were.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -80,7 +79,7 @@ def load_scalar(text: str) -> Any:
 
 
 def render_value(value: Any) -> str:
-    """One-line YAML for a value we own (flow style for lists)."""
+    """One-line YAML for a value we own (flow style for lists and mappings)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -95,8 +94,9 @@ def render_value(value: Any) -> str:
         return value.isoformat()
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(render_value(item) for item in value) + "]"
-    if isinstance(value, dict):  # a nested mapping (import_extra): JSON is YAML flow style
-        return json.dumps(value, ensure_ascii=False, default=str)
+    if isinstance(value, dict):  # a flow mapping, e.g. salience_dims
+        pairs = (f"{render_value(k)}: {render_value(v)}" for k, v in value.items())
+        return "{" + ", ".join(pairs) + "}"
     text = str(value)
     if _PLAIN_SAFE.match(text) and _loads_back(text) == text:
         return text

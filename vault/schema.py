@@ -7,7 +7,7 @@ a person dropped in by hand) is a curated memory dated by its mtime.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -17,11 +17,19 @@ from vault.errors import BrokenFileError, InvalidIdError
 from vault.ids import validate_id
 
 TIERS = ("episodic", "semantic", "curated")
+DEFAULT_CONFIDENCE = 0.5  # unvalidated; `vault validate` moves it within 0.3-0.9 (seed 004)
 # Fields memory-vault writes, in the order a new file lists them.
 OWNED_FIELDS = (
     "id", "created", "last_access", "stability", "tier", "kind", "topic", "tags", "project",
     "session", "source", "source_path", "recalls", "confirmations", "salience", "links",
     "filed",
+    # Consolidation (memory/consolidation): learned salience, validation, and the
+    # links that make every merge, supersession, gist and pattern traceable both ways.
+    "salience_dims", "confidence", "superseded_by", "supersedes", "merged_into", "merged_from",
+    "gist_of", "gist", "pattern_of",
+)  # fmt: skip
+LINK_FIELDS = (
+    "superseded_by", "supersedes", "merged_into", "merged_from", "gist_of", "gist", "pattern_of",
 )  # fmt: skip
 FILED_AUTO = "auto"  # `filed: auto`: the topic came from the classifier, not a person
 
@@ -49,6 +57,15 @@ class MemoryRecord:
     filed: str  # "" (topic given by a person, or none) | "auto"
     body: str
     extra: dict[str, Any]
+    confidence: float = DEFAULT_CONFIDENCE
+    salience_dims: dict[str, float] = field(default_factory=dict)
+    superseded_by: tuple[str, ...] = ()  # wikilinks to the newer memories that replaced it
+    supersedes: tuple[str, ...] = ()
+    merged_into: tuple[str, ...] = ()
+    merged_from: tuple[str, ...] = ()
+    gist_of: tuple[str, ...] = ()  # on a gist: its archived full wording
+    gist: tuple[str, ...] = ()  # on archived full wording: the gist that replaced it
+    pattern_of: tuple[str, ...] = ()  # on a `pattern`: the memories it generalises
 
 
 def _text(meta: dict[str, Any], key: str) -> str:
@@ -82,6 +99,18 @@ def _number(meta: dict[str, Any], key: str, path: Path, default: float) -> float
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise BrokenFileError(path, f"{key} must be a number, got {value!r}")
     return float(value)
+
+
+def _dims(meta: dict[str, Any], path: Path) -> dict[str, float]:
+    value = meta.get("salience_dims")
+    if value is None or value == "":
+        return {}
+    ok = isinstance(value, dict) and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value.values()
+    )
+    if not ok:
+        raise BrokenFileError(path, "salience_dims must map dimension names to numbers")
+    return {str(k): float(v) for k, v in value.items()}
 
 
 def to_record(
@@ -129,4 +158,7 @@ def to_record(
         filed=_text(meta, "filed"),
         body=body,
         extra={k: v for k, v in meta.items() if k not in OWNED_FIELDS},
+        confidence=_number(meta, "confidence", path, DEFAULT_CONFIDENCE),
+        salience_dims=_dims(meta, path),
+        **{name: _strings(meta, name, path) for name in LINK_FIELDS},
     )

@@ -2,7 +2,8 @@
 Only transcripts under <claude dir>/projects (or `transcripts_allowed`) are read;
 under the transcript's lock a run redacts the turns after its cursor
 (cursors.py), extracts and files durable statements, and advances it. The sweep
-does this for every recent transcript left behind, then daily maintenance."""
+does this for every recent transcript left behind (crashed sessions), then
+daily maintenance and consolidation when due."""
 
 from __future__ import annotations
 
@@ -120,6 +121,7 @@ def pending_transcripts(service: MemoryService, environ: Mapping[str, str]) -> l
 class SweepReport:
     captured: dict[str, int] = field(default_factory=dict)  # transcript -> memories
     pruned: int | None = None  # None: daily maintenance was not due
+    consolidated: str | None = None  # the automatic consolidation run, when one was due
 
 
 def sweep(
@@ -138,4 +140,11 @@ def sweep(
         if progress is not None:
             progress(done, len(pending))
     report.pruned = prune_if_due(service)
+    from hooks.claude_code.llm_generalise import generaliser
+    from memory.consolidation.run import consolidate_if_due
+
+    run = consolidate_if_due(
+        service, generaliser(service.settings, service.vault.state_dir, environ)
+    )
+    report.consolidated = run.run if run else None
     return report

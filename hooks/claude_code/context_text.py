@@ -17,9 +17,13 @@ if TYPE_CHECKING:
 CLAUDE_CODE_LIMIT = 10_000
 
 
-def _quoted(tier: str, age_days: float, memory_id: str, text: str, room: int) -> str:
-    """One memory as quoted data, `- [tier, age, id ID] "text"`, cut to `room` characters."""
-    head = f'- [{tier}, {describe_age(age_days)}, id {memory_id}] "'
+def _quoted(
+    tier: str, age_days: float, memory_id: str, text: str, room: int, confidence: object = None
+) -> str:
+    """One memory as quoted data, `- [tier, age, confidence C, id ID] "text"`, cut
+    to `room` characters (the confidence where the memory carries one)."""
+    sure = f", confidence {confidence:.2f}" if isinstance(confidence, (int, float)) else ""
+    head = f'- [{tier}, {describe_age(age_days)}{sure}, id {memory_id}] "'
     if len(head) + len(text) + 1 > room:
         text = text[: max(0, room - len(head) - 2)].rstrip() + "…"
     return f'{head}{text}"'
@@ -27,7 +31,8 @@ def _quoted(tier: str, age_days: float, memory_id: str, text: str, room: int) ->
 
 def _line(hit: dict[str, Any], room: int) -> str:
     text = " ".join(str(hit.get("text", "")).split())
-    return _quoted(str(hit.get("tier", "?")), float(hit.get("age_days", 0)), hit["id"], text, room)
+    tier, age = str(hit.get("tier", "?")), float(hit.get("age_days", 0))
+    return _quoted(tier, age, hit["id"], text, room, hit.get("confidence"))
 
 
 def recall_context(tiers: dict[str, list[dict[str, Any]]], max_chars: int) -> str:

@@ -52,7 +52,7 @@ class ExtractionFailed(Exception):
 
 
 def command(
-    model: str, budget_usd: float, prompt: str = PROMPT, schema: dict[str, Any] = SCHEMA
+    model: str, budget_usd: float, prompt: str = PROMPT, schema: dict[str, Any] | None = None
 ) -> list[str]:
     return [
         "claude", "-p", "--output-format", "json", "--model", model, "--max-turns", "3",

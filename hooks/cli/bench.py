@@ -31,8 +31,11 @@ def bench() -> None:
 )
 @click.option("--mode", type=click.Choice(["hybrid", "vector", "keyword", "all"]), default="hybrid",
               show_default=True, help="Similarity used for ranking.")  # fmt: skip
+@click.option(
+    "--consolidate", is_flag=True, help="Consolidate each conversation's vault before asking."
+)
 @json_option
-def retrieval(data: Path, mode: str, as_json: bool) -> None:
+def retrieval(data: Path, mode: str, consolidate: bool, as_json: bool) -> None:
     """R@5, R@10, MRR and nDCG@10 of recall, with and without decay.
 
     Example: vault bench retrieval --data ../shared/bench/locomo-dev --mode all
@@ -42,7 +45,7 @@ def retrieval(data: Path, mode: str, as_json: bool) -> None:
     modes = list(MODES) if mode == "all" else [mode]
     try:
         with progress_bar("Conversations") as progress:
-            report = run(data, modes, os.environ, progress=progress)
+            report = run(data, modes, os.environ, progress=progress, consolidate=consolidate)
     except ValueError as exc:  # a data folder that is not in the LoCoMo format
         raise CliError(str(exc)) from None
     emit(report) if as_json else click.echo(table(report))
@@ -71,6 +74,9 @@ def table(report: dict[str, Any]) -> str:
             f"{values['evidence_confident']:.3f}, activated {values['evidence_activated']:.3f}, "
             f"neither {values['evidence_in_no_tier']:.3f}"
         )
+    if "consolidation" in report:
+        done = ", ".join(f"{k} {v}" for k, v in report["consolidation"].items())
+        lines.append(f"consolidated before asking: {done}")
     for mode, latency in report.get("latency_ms", {}).items():
         lines.append(
             f"recall latency per question ({mode}, warm, query embedding included): "

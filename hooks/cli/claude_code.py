@@ -41,7 +41,7 @@ def capture(context: Context, transcript: Path, session: str, project: str,
 @now_option
 @pass_context
 def sweep(context: Context, now: datetime | None) -> None:
-    """Capture transcripts never captured (crashed sessions) and prune when due.
+    """Capture transcripts never captured (crashed sessions); prune and consolidate when due.
 
     Example: vault sweep
     """
@@ -53,9 +53,17 @@ def sweep(context: Context, now: datetime | None) -> None:
     if not answered:
         with progress_bar("Transcripts") as progress:
             report = run_sweep(context.service(now), os.environ, progress)
-        result = {"captured": report.captured, "pruned": report.pruned}
+        result = {
+            "captured": report.captured,
+            "pruned": report.pruned,
+            "consolidated": report.consolidated,
+        }
     pruned = "not due" if result["pruned"] is None else result["pruned"]
-    click.echo(f"Captured from {len(result['captured'])} transcripts; pruned: {pruned}.")
+    consolidated = result.get("consolidated") or "not due"
+    click.echo(
+        f"Captured from {len(result['captured'])} transcripts; pruned: {pruned}; "
+        f"consolidation: {consolidated}."
+    )
 
 
 AGENT_NAMES = ("claude", "codex", "cursor", "gemini", "opencode")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 from memory.results import Associative, Hit, Listing, Status
 from vault.clock import describe_age
@@ -61,9 +62,25 @@ def status(result: Status) -> str:
         f"Index: {index.get('memories', 0)} memories, {index.get('vectors', 0)} vectors, "
         f"model {index.get('model')}"
     )
+    lines += consolidation_lines(result.consolidation)
     if result.problems:
         lines.append(f"Files with problems ({len(result.problems)}):")
         lines += [f"  {path}: {reason}" for path, reason in result.problems]
     else:
         lines.append("Files with problems: none")
     return "\n".join(lines)
+
+
+def consolidation_lines(info: dict[str, Any]) -> list[str]:
+    if not info:
+        return []
+    lines = [f"Last consolidation: {info.get('last_run') or 'never'}"]
+    salience = info.get("salience") or {}
+    weights = ", ".join(f"{d} {w:.2f}" for d, w in (salience.get("weights") or {}).items())
+    state = (
+        "learned"
+        if salience.get("signals", 0) >= salience.get("learn_after", 0)
+        else (f"learning starts at {salience.get('learn_after')}")
+    )
+    lines.append(f"Learned salience: {salience.get('signals', 0)} signals ({state}); {weights}")
+    return lines

@@ -18,6 +18,7 @@ from hooks.daemon.note_ops import NOTE_OPS
 from hooks.daemon.protocol import MAX_PROMPT_CHARS, ProtocolError
 from indexer.errors import IndexerError
 from indexer.sync import SyncReport
+from memory.consolidation.patterns import Generalise
 from memory.errors import RecallError
 from memory.recall import RecallOptions
 from memory.results import Associative, Hit, memory_dict
@@ -311,6 +312,38 @@ def op_sweep_topics(service: MemoryService, args: Args) -> Reply:
     return Reply({"dry_run": dry_run, **service.sweep_topics(dry_run=dry_run).to_dict()})
 
 
+# Consolidation ------------------------------------------------------------------
+
+
+def _generaliser(service: MemoryService) -> Generalise | None:
+    from hooks.claude_code.llm_generalise import generaliser
+
+    return generaliser(service.settings, service.vault.state_dir, os.environ)
+
+
+def op_consolidate(service: MemoryService, args: Args) -> Reply:
+    """A run (a dry run unless `dry_run` is false), `undo` a run, or `list` them.
+    A run asked for by hand is done before the reply; the automatic one comes in
+    steps after a sweep's reply."""
+    if args.get("list"):
+        return Reply({"runs": service.consolidation_runs()})
+    run = _optional_text(args, "undo")
+    if run:
+        undone = service.undo_consolidation(run, force=bool(args.get("force")))
+        return Reply({"undone": undone.run, "restored": undone.restored,
+                      "removed": undone.removed, "forced": undone.forced})  # fmt: skip
+    dry_run = bool(args.get("dry_run", True))  # a dry run never spends on `claude -p`
+    generalise = None if dry_run else _generaliser(service)
+    return Reply(service.consolidate(dry_run, generalise).to_dict())
+
+
+def op_validate(service: MemoryService, args: Args) -> Reply:
+    up = args.get("up")
+    if not isinstance(up, bool):
+        raise RecallError("up must be true (the memory is right) or false (it is wrong)")
+    return Reply(_shown(service, service.validate(_text(args, "id"), up).id))
+
+
 # Claude Code transcripts ------------------------------------------------------
 
 
@@ -339,15 +372,20 @@ def op_capture(service: MemoryService, args: Args) -> Reply:
 
 def op_sweep(service: MemoryService, args: Args) -> Reply:
     from hooks.claude_code.capture import capture_transcript, pending_transcripts, sweep
+    from memory.consolidation.run import consolidation_steps
     from memory.maintenance import maintenance_steps
 
     environ = _claude_environ(args)
     if args.get("wait"):  # `vault sweep`: the person waits for the report
         report = sweep(service, environ)
-        return Reply({"captured": report.captured, "pruned": report.pruned})
+        done = {"pruned": report.pruned, "consolidated": report.consolidated}
+        return Reply({"captured": report.captured, **done})
     pending = pending_transcripts(service, environ)
     steps = tuple(partial(capture_transcript, service, path, environ=environ) for path in pending)
-    return Reply({"queued": [str(p) for p in pending]}, steps, tuple(maintenance_steps(service)))
+    consolidating = consolidation_steps(service, _generaliser(service))
+    reply = {"queued": [str(p) for p in pending], "consolidating": bool(consolidating)}
+    # Maintenance and consolidation wait for a quiet daemon (housekeeping).
+    return Reply(reply, steps, (*maintenance_steps(service), *consolidating))
 
 
 def _answered(op: Callable[[MemoryService, Args], Json]) -> Callable[[MemoryService, Args], Reply]:
@@ -379,6 +417,8 @@ OPS: dict[str, Callable[[MemoryService, Args], Reply]] = {
     "reindex": op_reindex,
     "sweep_links": op_sweep_links,
     "sweep_topics": op_sweep_topics,
+    "consolidate": op_consolidate,
+    "validate": op_validate,
     **{name: _answered(op) for name, op in NOTE_OPS.items()},
 }
 # Run by the daemon outside its work lock: they take it in turns themselves.

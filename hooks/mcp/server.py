@@ -122,6 +122,7 @@ def build_server(root: Path) -> MCPServer:
     _add_memory_tools(server, backend)
     _add_vault_tools(server, backend)
     add_note_tools(server, backend)
+    _add_consolidation_tools(server, backend)
     return server
 
 
@@ -229,6 +230,26 @@ def _add_vault_tools(server: MCPServer, backend: Backend) -> None:
         result = backend.call("prune", {"dry_run": dry_run})
         return {"dry_run": result["dry_run"], "count": len(result["archived"]),
                 "memories": [_listing(i) for i in result["archived"][:MAX_ITEMS]]}  # fmt: skip
+
+
+def _add_consolidation_tools(server: MCPServer, backend: Backend) -> None:
+    @server.tool()
+    def consolidate(dry_run: bool = True) -> dict[str, Any]:
+        """Sleep consolidation: merge groups of duplicate memories, retire facts a newer
+        memory changed, compress old episodes to their gist, write recurring themes as
+        patterns. A dry run (the default) only lists what would change; pass
+        dry_run=false only when the user asked. Every run can be undone with
+        `vault consolidate --undo RUN`."""
+        result = backend.call("consolidate", {"dry_run": dry_run})
+        return {"run": result["run"], "dry_run": result["dry_run"], "counts": result["counts"],
+                "actions": result["actions"][:MAX_ITEMS]}  # fmt: skip
+
+    @server.tool()
+    def validate(id: str, up: bool = True) -> dict[str, Any]:
+        """The user said a memory is right (up=true: confidence +0.1) or wrong
+        (up=false: -0.05). Confidence moves the memory's ranking in recall."""
+        record = backend.call("validate", {"id": id, "up": up})
+        return {**_memory(record), "confidence": record["confidence"]}
 
 
 def serve(root: Path) -> None:

@@ -21,7 +21,8 @@ from vault.store import MemoryStore
 pytestmark = [pytest.mark.model, pytest.mark.anyio]
 TOOLS = {"recall", "remember", "confirm", "reinforce", "forget", "recall_cold", "revive",
          "ingest", "search_by_tag", "status", "daily_append", "prune", "daily_load",
-         "periodic_load", "periodic_append", "periodic_synthesize"}  # fmt: skip
+         "periodic_load", "periodic_append", "periodic_synthesize", "consolidate",
+         "validate"}  # fmt: skip
 INSPECTOR = (
     Path(__file__).resolve().parents[3] / ".tools" / "node_modules" / ".bin" / "mcp-inspector"
 )
@@ -65,6 +66,9 @@ async def test_every_tool_over_stdio_changes_the_vault(vault: Vault, tmp_path: P
         assert hits[0]["id"] == made["id"]
         assert (await call(c, "confirm", id=made["id"]))["confirmations"] == 1
         assert (await call(c, "reinforce", id=made["id"]))["recalls"] >= 1
+        assert (await call(c, "validate", id=made["id"], up=False))["confidence"] == 0.45
+        planned = await call(c, "consolidate")
+        assert (planned["dry_run"], planned["run"]) == (True, None)
         tagged = await call(c, "search_by_tag", tag="billing")
         assert [m["id"] for m in tagged["memories"]] == [made["id"]]
         ingested = await call(c, "ingest", path=str(note), topic="architecture")

@@ -1,0 +1,2 @@
+"""Sleep consolidation: merge, supersede, gist, generalise; learned salience and
+confidence; every run journaled and reversible."""

@@ -1,0 +1,190 @@
+"""What a memory's wording states, read without an LLM (pure): sentences,
+content words, values (numbers keyed by what they measure), proper names,
+negated terms, environments, exception wording and change wording. The
+relations between memories (relations.py) are decided on these facts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memory.consolidation.gist import gist_sentences
+from vault.stopwords import STOPWORDS
+
+_WORD = re.compile(r"`[^`]+`|[A-Za-z][\w'+]*(?:[./\-][\w+]+)*")
+_NUMBER = re.compile(r"(?<![\w.\-/:])(\d+(?:[.:]\d+)*)(%?)(?![\w\-/:]|\.\d)")
+UNITS = {
+    "s": "second", "sec": "second", "secs": "second", "second": "second", "seconds": "second",
+    "ms": "millisecond", "minute": "minute", "minutes": "minute", "min": "minute",
+    "hour": "hour", "hours": "hour", "day": "day", "days": "day", "week": "week", "weeks": "week",
+    "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb", "percent": "percent",
+}  # fmt: skip
+# Words that name where a fact holds: facts about different environments differ.
+ENVIRONMENTS = {
+    "production": "production", "prod": "production", "staging": "staging",
+    "development": "development", "dev": "development", "local": "local", "locally": "local",
+}  # fmt: skip
+_EXCEPTION = re.compile(
+    r"\b(exceptions?|exempt|except for|the one allowed|the only allowed)\b", re.IGNORECASE
+)
+_CHANGE = re.compile(
+    r"\b(now|no longer|moved|switched|replaced|migrated|changed|raised|lowered|bumped|"
+    r"upgraded|downgraded|gone|anymore|from now on|dropped|renamed)\b",
+    re.IGNORECASE,
+)
+# What a change says was there before: "from X to", "off X", "X is gone", "the old X".
+_REPLACED = [
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        r"\bfrom ([^,;:.]+?) to\b", r"\boff ([^,;:.]+?)(?= to\b|[,;:.]|$)",
+        r"\b([\w.\-`]+(?: [\w.\-`]+)?) (?:is|are) gone\b", r"\bno longer ([^,;:.]+)",
+        r"\bthe old ([^,;:.]+)", r"\breplaced ([^,;:.]+?) with\b",
+    )
+]  # fmt: skip
+_PHRASE_END = re.compile(r"\b(?:in|on|at|for|with|by|so|because|but|which|that|when|while)\b")
+_NEGATION = re.compile(
+    r"\b(?:rather than|instead of|not|never|no|don't|do not|without)\b((?:[^,;:.]|\.(?=\w))*)",
+    re.IGNORECASE,
+)
+# A negation's scope ends at a preposition: "no modules in logslice" negates the modules.
+_LEADING_PREPOSITION = re.compile(r"^\s*(?:as|in|to|for|on|at|with|from)\b", re.IGNORECASE)
+_SCOPE_END = re.compile(r"\b(?:in|for|of|on|at|from|with|by|so|because|but|when|while)\b")
+_POSSESSIVE = re.compile(r"\b([A-Z][a-z]+)'s\b")
+_SPEAKER = re.compile(r"^([A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?):\s")  # "Caroline: ..." in a transcript
+_NAMED_SUBJECT = re.compile(r"(?:^|[.;:]\s+)([A-Z][a-z]+) (?:is|owns|was|has|leads|runs)\b")
+_MID_NAME = re.compile(r"(?<=[a-z,] )([A-Z][a-z]+(?: [A-Z][a-z]+)*)")
+_VOCATIVE = re.compile(r", ([A-Z][a-z]+)[,!?.]")  # "Thanks, Evan!": who is addressed, not a fact
+_COMMON = STOPWORDS | {"use", "user", "users", "prefer", "prefers", "keep", "always", "never"}
+_CALENDAR = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun "
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What one memory's core wording (its gist when it is long) states."""
+
+    core: str
+    tokens: frozenset[str]  # stemmed content words (code-ish words also split on / . -)
+    negated: frozenset[str]  # tokens said in a negation ("not X", "rather than X")
+    values: dict[str, frozenset[str]]  # numbers by what they measure: {"port": {"8080"}}
+    numbers: frozenset[str]  # every number, keyed or not
+    names: frozenset[str]  # proper names stated affirmatively (Priya, Redux Toolkit)
+    environments: frozenset[str]  # production, staging, ...
+    exception: bool  # states an exception to a rule ("the one allowed ...")
+    change: bool  # says something changed ("moved", "now", "switched")
+    replaced: frozenset[str]  # tokens of what a change says was there before
+    speaker: str = ""  # who said it, when the text starts "Name: ..."
+    question: bool = False  # its core asks rather than states
+
+    @property
+    def affirmed(self) -> frozenset[str]:
+        return self.tokens - self.negated
+
+    @property
+    def specific_values(self) -> frozenset[str]:
+        """Numbers and digit-bearing codes (eu-west-1): the details that pin a fact."""
+        coded = {t for t in self.tokens if any(c.isdigit() for c in t) and not t.isdigit()}
+        return self.numbers | coded
+
+
+def stem(word: str) -> str:
+    """A crude English stem, the same for every text compared (fixtures -> fixtur)."""
+    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)] + keep
+    return word
+
+
+def tokens(text: str) -> frozenset[str]:
+    found: set[str] = set()
+    for match in _WORD.finditer(text):
+        word = re.sub(r"'(?:s|t|re|ll|ve|d)$", "", match.group(0).strip("`").lower().rstrip(".'"))
+        if word in _COMMON:
+            continue
+        found.add(stem(word))
+        if re.search(r"[./\-]", word):
+            found |= {stem(p) for p in re.split(r"[./\- ]+", word) if p and p not in _COMMON}
+    return frozenset(found)
+
+
+def keyed_numbers(text: str) -> list[tuple[str, str]]:
+    """(what, value) for each number: a version, a time of day, a port, or the
+    unit after it ("30 seconds", "8 processes"); "" when nothing says."""
+    found = []
+    for match in _NUMBER.finditer(text):
+        value = match.group(1) + match.group(2)
+        before = [w.lower() for w in re.findall(r"[A-Za-z]+", text[: match.start()])[-3:]]
+        after_match = re.match(r" ([A-Za-z]+)", text[match.end() :])
+        after = after_match.group(1) if after_match else ""
+        if match.group(2):
+            key = "percent"
+        elif re.fullmatch(r"\d{1,2}:\d\d", value):
+            key = "time"
+        elif re.fullmatch(r"\d+\.\d+(?:\.\d+)?", value):
+            key = "version"
+        elif "port" in before:
+            key = "port"
+        elif after.lower() in UNITS:
+            key = UNITS[after.lower()]
+        elif after.islower() and len(after) > 2 and after not in STOPWORDS:
+            key = stem(after)
+        else:
+            key = ""
+        found.append((key, value))
+    return found
+
+
+def negated_terms(text: str) -> frozenset[str]:
+    found: set[str] = set()
+    for match in _NEGATION.finditer(text):
+        scope = _LEADING_PREPOSITION.sub("", match.group(1))
+        found |= tokens(_SCOPE_END.split(scope)[0])
+    return frozenset(found)
+
+
+def replaced_terms(text: str) -> frozenset[str]:
+    found: set[str] = set()
+    for pattern in _REPLACED:
+        for match in pattern.finditer(text):
+            found |= tokens(_PHRASE_END.split(match.group(1))[0])
+    return frozenset(found)
+
+
+def proper_names(text: str) -> frozenset[str]:
+    """People and products named with capitals: "Priya's", "Sam is", "Redux Toolkit"."""
+    found = {name.lower() for name in _POSSESSIVE.findall(text)}
+    found |= {name.lower() for name in _NAMED_SUBJECT.findall(text)}
+    found |= {name.lower() for name in _MID_NAME.findall(text)}
+    found -= {name.lower() for name in _VOCATIVE.findall(text)}
+    return frozenset(name for name in found if name not in _COMMON | _CALENDAR)
+
+
+def analyse(text: str) -> Facts:
+    core = " ".join(gist_sentences(text)) or " ".join(text.split())
+    values: dict[str, set[str]] = {}
+    numbers = set()
+    for key, value in keyed_numbers(core):
+        numbers.add(value)
+        if key:
+            values.setdefault(key, set()).add(value)
+    negated = negated_terms(core)
+    lowered = re.findall(r"[a-z]+", text.lower())
+    speaker = _SPEAKER.match(text)
+    return Facts(
+        core=core,
+        tokens=tokens(core),
+        negated=negated,
+        values={key: frozenset(found) for key, found in values.items()},
+        numbers=frozenset(numbers),
+        names=frozenset(n for n in proper_names(core) if stem(n) not in negated),
+        environments=frozenset(ENVIRONMENTS[w] for w in lowered if w in ENVIRONMENTS),
+        exception=bool(_EXCEPTION.search(text)),
+        change=bool(_CHANGE.search(core)),
+        replaced=replaced_terms(core),
+        speaker=speaker.group(1).lower() if speaker else "",
+        question=core.rstrip().endswith("?"),
+    )
