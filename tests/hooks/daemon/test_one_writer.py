@@ -53,7 +53,8 @@ def write_memories(vault: Vault, count: int) -> None:
 
 def daemon_over(vault: Vault, embedder: SentenceTransformerEmbedder, count: int) -> Iterator[Vault]:
     """A daemon over `count` indexed memories (links off: this is about the index)."""
-    vault.config_path.write_text("[association]\nlinks_max = 0\n")
+    allowed = f"[capture]\ntranscripts_allowed = [{str(TRANSCRIPT.parent)!r}]\n"
+    vault.config_path.write_text("[association]\nlinks_max = 0\n" + allowed)
     write_memories(vault, count)
     index = VaultIndex(vault, load_settings(vault.config_path, {}), embedder=embedder)
     index.sync()
