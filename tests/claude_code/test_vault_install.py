@@ -81,7 +81,7 @@ def test_mcp_tools_are_offered_and_remember_writes_a_memory(installed: Machine) 
     installed.settle()
     memory = installed.memory_saying("refreshed from production every Sunday")
     assert memory is not None
-    assert memory.source == "mcp"
+    assert memory.source == "claude"  # the MCP client is named in `source`
     blocks = [block for message in requests[-1].messages if isinstance(message["content"], list)
               for block in message["content"] if block.get("type") == "tool_result"]  # fmt: skip
     [result_block] = [block for block in blocks if block["tool_use_id"] == "toolu_remember"]
