@@ -1,6 +1,7 @@
 """Turn extracted statements into memories: redacted, filed with session,
-project, kind and source; a near-duplicate of an existing memory reinforces it
-instead of creating a new file.
+project, kind, source and their order in the session (`seq`, counted from
+`first_seq`); a near-duplicate of an existing memory reinforces it instead of
+creating a new file.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ class CaptureReport:
     created: list[str] = field(default_factory=list)
     reinforced: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
+    next_seq: int = 1  # where the next capture of the same session continues
 
     @property
     def total(self) -> int:
@@ -34,8 +36,9 @@ def capture(
     session: str = "",
     project: str = "",
     source: str = "transcript",
+    first_seq: int = 1,
 ) -> CaptureReport:
-    report = CaptureReport()
+    report = CaptureReport(next_seq=max(1, first_seq))
     for statement in statements:
         text = redact(statement.text).strip()
         if len(text) < 10:
@@ -51,11 +54,13 @@ def capture(
             kind=statement.kind,
             project=project,
             session=session,
+            seq=report.next_seq,
             source=source if statement.role == "user" else f"{source}-assistant",
             salience=1.0 if statement.role == "user" else 0.7,
         )
         report.created.append(record.id)
         report.texts.append(text)
+        report.next_seq += 1
     return report
 
 

@@ -28,6 +28,7 @@ def jot(
     tags: Iterable[str] = (),
     project: str = "",
     session: str = "",
+    seq: int = 0,
     kind: str = "fact",
     source: str = "jot",
     salience: float = 1.0,
@@ -35,7 +36,7 @@ def jot(
 ) -> MemoryRecord:
     """A cheap episodic fragment (base stability 7 days). `created` is when it
     was said (a transcript's timestamp; never later than now); its strength
-    starts now either way."""
+    starts now either way. `seq` is its place in the session (0: none given)."""
     service.require_vault()
     body = redact(text).strip()
     if not body:
@@ -46,6 +47,7 @@ def jot(
         "tags": [slugify(t, 4) for t in tags if t.strip()],
         "project": project,
         "session": session,
+        **({"seq": seq} if seq > 0 else {}),
         "source": source,
     }
     meta = _new_memory(min(created, now) if created else now, now, "episodic", kind, fields)

@@ -20,7 +20,7 @@ TIERS = ("episodic", "semantic", "curated")
 # Fields memory-vault writes, in the order a new file lists them.
 OWNED_FIELDS = (
     "id", "created", "last_access", "stability", "tier", "kind", "topic", "tags", "project",
-    "session", "source", "source_path", "recalls", "confirmations", "salience", "links",
+    "session", "seq", "source", "source_path", "recalls", "confirmations", "salience", "links",
     "filed",
 )  # fmt: skip
 FILED_AUTO = "auto"  # `filed: auto`: the topic came from the classifier, not a person
@@ -40,6 +40,7 @@ class MemoryRecord:
     tags: tuple[str, ...]
     project: str
     session: str
+    seq: int  # the order it was said in its session (0: unknown)
     source: str
     source_path: str
     recalls: int
@@ -120,6 +121,7 @@ def to_record(
         tags=_strings(meta, "tags", path),
         project=_text(meta, "project"),
         session=_text(meta, "session"),
+        seq=int(_number(meta, "seq", path, 0)),
         source=_text(meta, "source"),
         source_path=_text(meta, "source_path"),
         recalls=int(_number(meta, "recalls", path, 0)),

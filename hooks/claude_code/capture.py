@@ -43,20 +43,27 @@ def capture_transcript(
     digest = hashlib.sha1(key.encode()).hexdigest()[:16]
     with file_lock(service.vault.state_dir / "locks" / f"transcript-{digest}.lock"):
         entry = _cursors(service).read().get(key, {})
-        offset = int(entry.get("offset", 0)) if isinstance(entry, dict) else 0
+        entry = entry if isinstance(entry, dict) else {}
+        offset = int(entry.get("offset", 0))
         turns, new_offset = read_turns(Path(key), offset)
         session = session or next((t.session for t in turns if t.session), Path(key).stem)
         cwd = next((t.cwd for t in turns if t.cwd), "")
         project = project or service.settings["project_override"] or project_identity(cwd)
         pairs = [(t.role, t.text) for t in turns]
         statements = _statements(service, pairs, [t.timestamp for t in turns])
-        report = capture(service, statements, session, project)
+        first_seq = int(entry.get("seq", 0)) + 1  # transcript order, across runs
+        report = capture(service, statements, session, project, first_seq=first_seq)
         now = service.clock()
         if report.total:
             append_daily(service.vault, now, _daily_entry(now, session, project, report))
 
         def advance(data: dict[str, Any]) -> None:
-            data[key] = {"offset": new_offset, "session": session, "updated": format_time(now)}
+            data[key] = {
+                "offset": new_offset,
+                "session": session,
+                "updated": format_time(now),
+                "seq": report.next_seq - 1,
+            }
 
         _cursors(service).update(advance)
     return report
