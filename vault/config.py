@@ -31,6 +31,7 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("memory", "prune_curated", False, "whether prune may archive curated notes"),
     ("recall", "min_similarity", 0.17, "recall ignores matches less similar than this"),
     ("recall", "confident_bar", 0.2, "similarity x strength for the confident tier"),
+    ("recall", "confident_cosine", 0.45, "cosine (meaning) a confident memory needs as well"),
     ("recall", "activated_bar", 0.085, "similarity x strength for the activated tier"),
     ("recall", "cue_bar", 0.14, "similarity alone that lets a faint memory ring a bell"),
     ("recall", "cold_bar", 0.34, "similarity a cold (archived) memory needs"),

@@ -73,6 +73,7 @@ def without_daemon(root_text: str, raw: str, settings: Settings, environ: Mappin
             MemoryConfig.from_settings(settings),
             settings["bm25_saturation"],
             project_identity(cwd or None) or None,
+            context_weight=settings["context_weight"],
         )
 
     def confirm(ids: list[str]) -> None:
