@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from hooks.daemon.protocol import MAX_PROMPT_CHARS, ProtocolError
+from hooks.daemon.protocol import ProtocolError
 from indexer.errors import IndexerError
 from memory.errors import RecallError
 from memory.recall import RecallOptions
@@ -128,17 +128,16 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
     line the hook prints (the hook only forwards stdin and prints this)."""
     from hooks.claude_code.project import project_identity
     from hooks.claude_code.prompt_answer import answer_prompt, event_fields
+    from hooks.claude_code.prompt_recall import prompt_tiers
 
     fields = event_fields(args.get("event"))
     if fields is None:
         return Reply({"output": ""})
     prompt, session, cwd = fields
-    options = RecallOptions(limit=5, project=project_identity(cwd) or None, see_also=False)
     confident: list[Hit] = []
 
     def recall() -> dict[str, Any]:
-        query = prompt[:MAX_PROMPT_CHARS]
-        found = service.recall_associative(query, replace(options, reinforce=False))
+        found = prompt_tiers(service, prompt, project_identity(cwd) or None)
         confident.extend(found.confident)
         return Associative([_promised(h, True) for h in found.confident], found.activated).to_dict()
 
