@@ -24,6 +24,7 @@ class MemoryConfig:
     prune_curated: bool
     min_similarity: float
     confident_bar: float
+    confident_cosine: float
     activated_bar: float
     cue_bar: float
     cold_bar: float

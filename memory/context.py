@@ -61,6 +61,12 @@ class ServiceContext:
         view.clock = clock
         return view
 
+    def with_config(self, config: MemoryConfig) -> Self:
+        """The same service with other numbers (the benchmark's calibration curve)."""
+        view = copy.copy(self)
+        view.config = config
+        return view
+
     @staticmethod
     def init_vault(vault: Vault) -> bool:
         """Create the folders and a commented config.toml; False if it existed."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hooks.daemon.note_ops import NOTE_OPS
-from hooks.daemon.protocol import MAX_PROMPT_CHARS, ProtocolError
+from hooks.daemon.protocol import ProtocolError
 from indexer.errors import IndexerError
 from indexer.sync import SyncReport
 from memory.consolidation.patterns import Generalise
@@ -139,18 +139,17 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
     line the hook prints (the hook only forwards stdin and prints this)."""
     from hooks.claude_code.project import project_for
     from hooks.claude_code.prompt_answer import answer_prompt, event_fields
+    from hooks.claude_code.prompt_recall import prompt_tiers
 
     fields = event_fields(args.get("event"))
     if fields is None:
         return Reply({"output": ""})
     prompt, session, cwd = fields
     project = project_for(service.settings["project_override"], cwd) or None
-    options = RecallOptions(limit=5, project=project, see_also=False)
     confident: list[Hit] = []
 
     def recall() -> dict[str, Any]:
-        query = prompt[:MAX_PROMPT_CHARS]
-        found = service.recall_associative(query, replace(options, reinforce=False))
+        found = prompt_tiers(service, prompt, project)
         confident.extend(found.confident)
         return Associative([_promised(h, True) for h in found.confident], found.activated).to_dict()
 
@@ -169,12 +168,13 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
 def op_tool_event(service: MemoryService, args: Args) -> Reply:
     """A raw PreToolUse / PostToolUseFailure event, answered with the line the tool
     hook prints: memories bearing on the file or command (hooks/claude_code/push.py)."""
-    from hooks.claude_code.project import project_identity
+    from hooks.claude_code.project import project_for
     from hooks.claude_code.push import answer_tool_event
 
     event = args.get("event")
     cwd = event.get("cwd") if isinstance(event, dict) else None
-    project = project_identity(cwd if isinstance(cwd, str) else None) or None
+    override = service.settings["project_override"]
+    project = project_for(override, cwd if isinstance(cwd, str) else None) or None
     return Reply({"output": answer_tool_event(service, event, project)})
 
 
