@@ -18,7 +18,7 @@ from indexer.errors import CorruptIndexError
 from indexer.vector_ids import vector_id
 from vault.schema import DEFAULT_CONFIDENCE, FILED_AUTO
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS memories(
@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS memories(
     session TEXT NOT NULL, source TEXT NOT NULL, recalls INTEGER NOT NULL,
     confirmations INTEGER NOT NULL, salience REAL NOT NULL, links TEXT NOT NULL,
     filed TEXT NOT NULL DEFAULT '', confidence REAL NOT NULL DEFAULT 0.5,
-    superseded_by TEXT NOT NULL DEFAULT '');
+    superseded_by TEXT NOT NULL DEFAULT '', evergreen INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS chunks(
     vec_id INTEGER PRIMARY KEY, memory_id TEXT NOT NULL, chunk_no INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_by_memory ON chunks(memory_id);
@@ -43,7 +43,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
 ROW_FIELDS = (
     "id", "path", "archived", "mtime_ns", "size", "body_hash", "created", "last_access",
     "stability", "tier", "kind", "topic", "tags", "project", "session", "source", "recalls",
-    "confirmations", "salience", "links", "filed", "confidence", "superseded_by",
+    "confirmations", "salience", "links", "filed", "confidence", "superseded_by", "evergreen",
 )  # fmt: skip
 
 
@@ -72,11 +72,13 @@ class ManifestRow:
     filed: str = ""
     confidence: float = DEFAULT_CONFIDENCE
     superseded_by: str = ""  # the newest memory that replaced this one ("" when current)
+    evergreen: bool = False  # `evergreen: true` in the frontmatter
 
     @classmethod
     def from_sql(cls, row: sqlite3.Row) -> ManifestRow:
         values = dict(zip(ROW_FIELDS, tuple(row), strict=True))
         values["archived"] = bool(values["archived"])
+        values["evergreen"] = bool(values["evergreen"])
         values["tags"] = _strings(values["tags"])
         values["links"] = _strings(values["links"])
         return cls(**values)
@@ -84,6 +86,7 @@ class ManifestRow:
     def to_sql(self) -> tuple[object, ...]:
         values = [getattr(self, f) for f in ROW_FIELDS]
         values[ROW_FIELDS.index("archived")] = int(self.archived)
+        values[ROW_FIELDS.index("evergreen")] = int(self.evergreen)
         values[ROW_FIELDS.index("tags")] = json.dumps(list(self.tags))
         values[ROW_FIELDS.index("links")] = json.dumps(list(self.links))
         return tuple(values)
@@ -114,10 +117,29 @@ class Catalog:
         if check != "ok":
             raise CorruptIndexError(f"{path} failed its integrity check ({check})")
         version = self.get_meta("schema_version")
-        if version is None:
+        if version == "4":
+            self._migrate_from_4()
+        elif version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
         elif version != SCHEMA_VERSION:
             raise CorruptIndexError(f"{path} has schema {version}, expected {SCHEMA_VERSION}")
+
+    def _migrate_from_4(self) -> None:
+        """Schema 5 adds `evergreen`; every file is re-read once by the next sync (a
+        metadata update: unchanged bodies are not re-embedded)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(memories)")}
+            if "evergreen" not in columns:
+                self.db.execute(
+                    "ALTER TABLE memories ADD COLUMN evergreen INTEGER NOT NULL DEFAULT 0"
+                )
+            self.db.execute("UPDATE memories SET mtime_ns = -1")
+            self.set_meta("schema_version", SCHEMA_VERSION)
+        except sqlite3.DatabaseError as exc:
+            self.db.execute("ROLLBACK")
+            raise CorruptIndexError(f"{self.path}: could not migrate ({exc})") from exc
+        self.db.execute("COMMIT")
 
     def close(self) -> None:
         self.db.close()

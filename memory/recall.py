@@ -11,6 +11,7 @@ from datetime import datetime
 
 from indexer.catalog import ManifestRow
 from indexer.index import Candidate, Filters
+from memory.access_stats import usage_factor
 from memory.consolidation.confidence import confidence_factor
 from memory.context import ServiceContext
 from memory.decay import days_between
@@ -53,7 +54,7 @@ def recall(service: ServiceContext, query: str, options: RecallOptions | None = 
             continue
         if candidate.similarity < bar:
             continue
-        boost = _boost(service, candidate.row, opts)
+        boost = _boost(service, candidate.row, opts, now)
         ranked.append(Scored(score(candidate.similarity, current, boost), current, candidate))
     ranked.sort(key=lambda item: item.score, reverse=True)
     chosen = _with_see_also(service, ranked, opts, now)
@@ -88,7 +89,7 @@ def recall_associative(
     tiers: dict[str, list[Ranked]] = {"confident": [], "activated": []}
     for candidate in _candidates(service, query, opts, archived=False):
         current = service.strength_of(candidate.row, now)
-        boost = _boost(service, candidate.row, opts)
+        boost = _boost(service, candidate.row, opts, now)
         tier = classify(candidate.similarity, current, boost, service.config)
         if tier is not None:
             value = score(candidate.similarity, current, boost)
@@ -161,8 +162,10 @@ def _passes_filters(row: ManifestRow, opts: RecallOptions) -> bool:
     )
 
 
-def _boost(service: ServiceContext, row: ManifestRow, opts: RecallOptions) -> float:
-    boost = 1.0
+def _boost(service: ServiceContext, row: ManifestRow, opts: RecallOptions, now: datetime) -> float:
+    """Project and topic hints, validated confidence, appearances in results and
+    links from periodic notes (README: How recall decides)."""
+    boost = usage_factor(service, row.id, now)
     if opts.project and row.project == opts.project:
         boost *= service.config.project_boost
     if opts.topic_hint and row.topic == opts.topic_hint:
@@ -205,7 +208,7 @@ def _hit(
     label: str,
 ) -> Hit:
     row = candidate.row
-    boost = _boost(service, row, opts)
+    boost = _boost(service, row, opts, now)
     explained = why(candidate.similarity, current, boost, service.config)
     return Hit(
         id=row.id,

@@ -112,6 +112,13 @@ def _reinforce_later(service: MemoryService, hits: list[Hit], reinforce: bool) -
     return (lambda: service.reinforce_hits(hits),)
 
 
+def _note_later(service: MemoryService, hits: list[Hit], counted: bool = True) -> tuple[Step, ...]:
+    """Appearances in results feed retrieval strengthening: noted in .state/ after
+    the reply (`--no-reinforce`, a look that strengthens nothing, is not counted)."""
+    ids = [h.id for h in hits]
+    return (lambda: service.note_appearances(ids),) if counted and ids else ()
+
+
 # Recall ----------------------------------------------------------------------
 
 
@@ -120,7 +127,8 @@ def op_recall(service: MemoryService, args: Args) -> Reply:
     hits = service.recall(_text(args, "query"), replace(options, reinforce=False))
     direct = [h for h in hits if not h.via]  # see-also hits are never reinforced
     result = [(h if h.via else _promised(h, options.reinforce)).to_dict() for h in hits]
-    return Reply(result, _reinforce_later(service, direct, options.reinforce))
+    steps = _reinforce_later(service, direct, options.reinforce)
+    return Reply(result, steps + _note_later(service, hits, options.reinforce))
 
 
 def op_recall_associative(service: MemoryService, args: Args) -> Reply:
@@ -131,7 +139,9 @@ def op_recall_associative(service: MemoryService, args: Args) -> Reply:
         found.activated,
         found.see_also,
     )
-    return Reply(result.to_dict(), _reinforce_later(service, found.confident, options.reinforce))
+    steps = _reinforce_later(service, found.confident, options.reinforce)
+    shown = found.confident + found.activated + found.see_also
+    return Reply(result.to_dict(), steps + _note_later(service, shown, options.reinforce))
 
 
 def op_prompt_event(service: MemoryService, args: Args) -> Reply:
@@ -147,11 +157,13 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
     project = project_for(service.settings["project_override"], cwd) or None
     options = RecallOptions(limit=5, project=project, see_also=False)
     confident: list[Hit] = []
+    shown: list[Hit] = []
 
     def recall() -> dict[str, Any]:
         query = prompt[:MAX_PROMPT_CHARS]
         found = service.recall_associative(query, replace(options, reinforce=False))
         confident.extend(found.confident)
+        shown.extend(found.confident + found.activated)
         return Associative([_promised(h, True) for h in found.confident], found.activated).to_dict()
 
     def confirm(ids: list[str]) -> None:
@@ -163,7 +175,8 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
 
     max_chars = int(service.settings["hook_context_chars"])
     output = answer_prompt(service.vault.root, prompt, session, recall, confirm, max_chars)
-    return Reply({"output": output}, _reinforce_later(service, confident, True))
+    steps = _reinforce_later(service, confident, True) + _note_later(service, shown)
+    return Reply({"output": output}, steps)
 
 
 def op_tool_event(service: MemoryService, args: Args) -> Reply:
@@ -419,6 +432,7 @@ OPS: dict[str, Callable[[MemoryService, Args], Reply]] = {
     "sweep_topics": op_sweep_topics,
     "consolidate": op_consolidate,
     "validate": op_validate,
+    "access_stats": _answered(lambda service, _: [s.to_dict() for s in service.access_stats()]),
     **{name: _answered(op) for name, op in NOTE_OPS.items()},
 }
 # Run by the daemon outside its work lock: they take it in turns themselves.
