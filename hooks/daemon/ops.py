@@ -16,6 +16,7 @@ from typing import Any
 
 from hooks.daemon.note_ops import NOTE_OPS
 from hooks.daemon.protocol import MAX_PROMPT_CHARS, ProtocolError
+from hooks.daemon.usage_ops import note_later, op_access_stats
 from indexer.errors import IndexerError
 from indexer.sync import SyncReport
 from memory.consolidation.patterns import Generalise
@@ -112,13 +113,6 @@ def _reinforce_later(service: MemoryService, hits: list[Hit], reinforce: bool) -
     return (lambda: service.reinforce_hits(hits),)
 
 
-def _note_later(service: MemoryService, hits: list[Hit], counted: bool = True) -> tuple[Step, ...]:
-    """Appearances in results feed retrieval strengthening: noted in .state/ after
-    the reply (`--no-reinforce`, a look that strengthens nothing, is not counted)."""
-    ids = [h.id for h in hits]
-    return (lambda: service.note_appearances(ids),) if counted and ids else ()
-
-
 # Recall ----------------------------------------------------------------------
 
 
@@ -128,7 +122,7 @@ def op_recall(service: MemoryService, args: Args) -> Reply:
     direct = [h for h in hits if not h.via]  # see-also hits are never reinforced
     result = [(h if h.via else _promised(h, options.reinforce)).to_dict() for h in hits]
     steps = _reinforce_later(service, direct, options.reinforce)
-    return Reply(result, steps + _note_later(service, hits, options.reinforce))
+    return Reply(result, steps + note_later(service, hits, options.reinforce))
 
 
 def op_recall_associative(service: MemoryService, args: Args) -> Reply:
@@ -141,7 +135,7 @@ def op_recall_associative(service: MemoryService, args: Args) -> Reply:
     )
     steps = _reinforce_later(service, found.confident, options.reinforce)
     shown = found.confident + found.activated + found.see_also
-    return Reply(result.to_dict(), steps + _note_later(service, shown, options.reinforce))
+    return Reply(result.to_dict(), steps + note_later(service, shown, options.reinforce))
 
 
 def op_prompt_event(service: MemoryService, args: Args) -> Reply:
@@ -175,7 +169,7 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
 
     max_chars = int(service.settings["hook_context_chars"])
     output = answer_prompt(service.vault.root, prompt, session, recall, confirm, max_chars)
-    steps = _reinforce_later(service, confident, True) + _note_later(service, shown)
+    steps = _reinforce_later(service, confident, True) + note_later(service, shown)
     return Reply({"output": output}, steps)
 
 
@@ -432,7 +426,7 @@ OPS: dict[str, Callable[[MemoryService, Args], Reply]] = {
     "sweep_topics": op_sweep_topics,
     "consolidate": op_consolidate,
     "validate": op_validate,
-    "access_stats": _answered(lambda service, _: [s.to_dict() for s in service.access_stats()]),
+    "access_stats": _answered(op_access_stats),
     **{name: _answered(op) for name, op in NOTE_OPS.items()},
 }
 # Run by the daemon outside its work lock: they take it in turns themselves.
