@@ -21,8 +21,15 @@ from vault.clock import format_time
 from vault.periodic import LEVELS
 
 
+def refresh_usage(service: ServiceContext) -> None:
+    """Pick up new appearances and changed periodic notes (once per query)."""
+    service.appearances.refresh()
+    service.periodic_links.refresh()
+
+
 def usage_factor(service: ServiceContext, memory_id: str, now: datetime) -> float:
-    """(1 + retrieval boost) x (1 + consolidation bonus) for one memory at `now`."""
+    """(1 + retrieval boost) x (1 + consolidation bonus) for one memory at `now`,
+    as of the last `refresh_usage`."""
     config = service.config
     seen = service.appearances.count(memory_id, now, config.appearance_window_days)
     levels = len(service.periodic_links.levels(memory_id))
@@ -55,6 +62,7 @@ def access_stats(service: ServiceContext) -> list[AccessStats]:
     """Every active memory that appeared in results, is linked from a periodic note
     or is evergreen, with its figures; the largest combined boost first."""
     service.fresh()
+    refresh_usage(service)
     now = service.clock()
     config = service.config
     linked = service.periodic_links.linked()

@@ -3,7 +3,8 @@
 `.state/appearances.log` holds one line per appearance, `<unix seconds> <id>`,
 appended by the one writer (the daemon when it runs) after its reply; past
 MAX_LINES it is rewritten to the window. Appearances never touch a memory's
-file: they are not reinforcement. Readers re-parse only when the file changed.
+file: they are not reinforcement. `refresh()` (once per query) re-reads the
+file only when it changed; the lookups between refreshes cost no system call.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ class AppearanceLog:
 
     def count(self, memory_id: str, now: datetime, window_days: float) -> int:
         """Appearances in (now - window, now]; later ones (a simulated past) do not count."""
-        self._refresh()
         times = self._times.get(memory_id)
         if not times:
             return 0
@@ -39,12 +39,10 @@ class AppearanceLog:
 
     def summary(self, memory_id: str) -> tuple[int, float | None]:
         """All appearances on record for a memory, and the latest (unix seconds)."""
-        self._refresh()
         times = self._times.get(memory_id) or []
         return len(times), (times[-1] if times else None)
 
     def ids(self) -> list[str]:
-        self._refresh()
         return sorted(self._times)
 
     def record(self, memory_ids: Iterable[str], now: datetime, window_days: float) -> None:
@@ -60,7 +58,7 @@ class AppearanceLog:
             os.write(handle, lines.encode("utf-8"))
         finally:
             os.close(handle)
-        self._refresh()
+        self.refresh()
         if self._lines > MAX_LINES:
             self._compact(seconds - window_days * SECONDS_PER_DAY)
 
@@ -73,9 +71,10 @@ class AppearanceLog:
         ]
         atomic_write(self.path, "".join(sorted(kept)).encode("utf-8"), mode=0o600)
         self._stamp = None
-        self._refresh()
+        self.refresh()
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
+        """Re-read the log if it changed since the last look (one stat when not)."""
         try:
             stat = self.path.stat()
         except FileNotFoundError:

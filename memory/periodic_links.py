@@ -4,6 +4,7 @@ quarterly, yearly) link to each memory with an `[[id]]` wikilink.
 Cached: a query checks the four folders' mtimes (a new, renamed or atomically
 rewritten note changes them) and, at most every RESCAN_SECONDS, every note's
 stat (an editor writing in place); only then are the notes read again.
+`refresh()` runs once per query; lookups between refreshes cost no system call.
 """
 
 from __future__ import annotations
@@ -30,15 +31,13 @@ class PeriodicLinks:
         self._levels: dict[str, frozenset[str]] = {}
 
     def levels(self, memory_id: str) -> frozenset[str]:
-        """The periodic levels whose notes link to the memory."""
-        self._refresh()
+        """The periodic levels whose notes link to the memory (as of the last refresh)."""
         return self._levels.get(memory_id, frozenset())
 
     def linked(self) -> dict[str, frozenset[str]]:
-        self._refresh()
         return dict(self._levels)
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
         folders = _stats(self.root / level for level in LEVELS)
         now = self.monotonic()
         if folders == self._folders and now - self._checked < RESCAN_SECONDS:

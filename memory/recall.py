@@ -11,7 +11,7 @@ from datetime import datetime
 
 from indexer.catalog import ManifestRow
 from indexer.index import Candidate, Filters
-from memory.access_stats import usage_factor
+from memory.access_stats import refresh_usage, usage_factor
 from memory.consolidation.confidence import confidence_factor
 from memory.context import ServiceContext
 from memory.decay import days_between
@@ -131,6 +131,7 @@ def _candidates(
     if opts.limit < 1:
         raise RecallError("the number of results must be at least 1")
     service.fresh()
+    refresh_usage(service)
     filters = Filters(archived, opts.project_filter, opts.topic, kind=opts.kind)
     candidates = service.index.search(query, k=max(opts.limit * 4, 20), filters=filters)
     if not archived:  # a superseded memory leaves ordinary recall (cold recall still finds it)

@@ -86,7 +86,10 @@ def test_appearances_count_within_the_window_only(tmp_path: Path) -> None:
     assert log.count("a", T0 + timedelta(days=8), 7.0) == 2  # day 0 left the window
     assert log.count("a", T0 + timedelta(days=1), 7.0) == 1  # later ones do not count yet
     assert log.count("c", T0, 7.0) == 0
-    assert AppearanceLog(tmp_path).summary("b") == (3, (T0 + timedelta(days=6)).timestamp())
+    another = AppearanceLog(tmp_path)  # another process: lookups see the last refresh
+    assert another.summary("b") == (0, None)
+    another.refresh()
+    assert another.summary("b") == (3, (T0 + timedelta(days=6)).timestamp())
 
 
 def test_the_log_is_compacted_to_the_window_past_its_cap(
@@ -100,6 +103,7 @@ def test_the_log_is_compacted_to_the_window_past_its_cap(
     assert len(lines) <= 10
     assert log.count("a", T0 + timedelta(days=11), 3.0) == 3  # the window survived
     log.path.write_text("garbage line\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    log.refresh()
     assert log.count("a", T0 + timedelta(days=11), 3.0) == 3  # a torn line is skipped
 
 
@@ -117,9 +121,11 @@ def test_periodic_links_follow_note_changes(tmp_path: Path) -> None:
     monthly.mkdir()
     ticker = Ticker()
     links = PeriodicLinks(tmp_path, ticker)
+    links.refresh()
     assert links.levels("m1") == frozenset()
     (weekly / "2026-W01.md").write_text("- [[m1]] and [[notes/m2|alias]]\n", encoding="utf-8")
     (monthly / "2026-01.md").write_text("plain text m1, no link\n- [[m1#part]]\n", "utf-8")
+    links.refresh()
     assert links.levels("m1") == {"weekly", "monthly"}  # new files change the folders
     assert links.levels("m2") == {"weekly"}
     note = weekly / "2026-W01.md"
@@ -127,7 +133,10 @@ def test_periodic_links_follow_note_changes(tmp_path: Path) -> None:
     with note.open("w", encoding="utf-8") as handle:  # an editor writing in place
         handle.write("- nothing linked now, padded to a new size\n")
     assert stat.st_size != note.stat().st_size
+    links.refresh()
+    assert links.levels("m2") == {"weekly"}  # not yet: the folders did not change
     ticker.now += RESCAN_SECONDS  # in-place edits are seen at the next rescan
+    links.refresh()
     assert links.levels("m1") == {"monthly"}
     assert links.levels("m2") == frozenset()
 
