@@ -19,7 +19,7 @@ from indexer.errors import CorruptIndexError
 from indexer.vector_ids import vector_id
 from vault.schema import DEFAULT_CONFIDENCE, FILED_AUTO
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS memories(
@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS memories(
     session TEXT NOT NULL, source TEXT NOT NULL, recalls INTEGER NOT NULL,
     confirmations INTEGER NOT NULL, salience REAL NOT NULL, links TEXT NOT NULL,
     filed TEXT NOT NULL DEFAULT '', confidence REAL NOT NULL DEFAULT 0.5,
-    superseded_by TEXT NOT NULL DEFAULT '', seq INTEGER NOT NULL DEFAULT 0);
+    superseded_by TEXT NOT NULL DEFAULT '', evergreen INTEGER NOT NULL DEFAULT 0,
+    seq INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS chunks(
     vec_id INTEGER PRIMARY KEY, memory_id TEXT NOT NULL, chunk_no INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_by_memory ON chunks(memory_id);
@@ -48,7 +49,8 @@ SESSION_ORDER = "created, seq, id"  # a session's memories in the order they wer
 ROW_FIELDS = (
     "id", "path", "archived", "mtime_ns", "size", "body_hash", "created", "last_access",
     "stability", "tier", "kind", "topic", "tags", "project", "session", "source", "recalls",
-    "confirmations", "salience", "links", "filed", "confidence", "superseded_by", "seq",
+    "confirmations", "salience", "links", "filed", "confidence", "superseded_by", "evergreen",
+    "seq",
 )  # fmt: skip
 
 
@@ -77,12 +79,14 @@ class ManifestRow:
     filed: str = ""
     confidence: float = DEFAULT_CONFIDENCE
     superseded_by: str = ""  # the newest memory that replaced this one ("" when current)
+    evergreen: bool = False  # `evergreen: true` in the frontmatter
     seq: int = 0
 
     @classmethod
     def from_sql(cls, row: sqlite3.Row) -> ManifestRow:
         values = dict(zip(ROW_FIELDS, tuple(row), strict=True))
         values["archived"] = bool(values["archived"])
+        values["evergreen"] = bool(values["evergreen"])
         values["tags"] = _strings(values["tags"])
         values["links"] = _strings(values["links"])
         return cls(**values)
@@ -90,6 +94,7 @@ class ManifestRow:
     def to_sql(self) -> tuple[object, ...]:
         values = [getattr(self, f) for f in ROW_FIELDS]
         values[ROW_FIELDS.index("archived")] = int(self.archived)
+        values[ROW_FIELDS.index("evergreen")] = int(self.evergreen)
         values[ROW_FIELDS.index("tags")] = json.dumps(list(self.tags))
         values[ROW_FIELDS.index("links")] = json.dumps(list(self.links))
         return tuple(values)

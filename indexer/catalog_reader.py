@@ -14,7 +14,7 @@ from typing import NamedTuple
 CATALOG_FILE = "meta.sqlite"
 _COLUMNS = (
     "m.id, m.tier, m.kind, m.project, m.created, m.last_access, m.stability, m.salience, "
-    "m.confidence, fts.body"
+    "m.confidence, m.path, m.evergreen, fts.body"
 )
 _KEYWORD_MATCHES = """
 SELECT {columns}, {relevance} AS relevance
@@ -41,6 +41,8 @@ class TextRow(NamedTuple):
     stability: float | None
     salience: float
     confidence: float
+    path: str
+    evergreen: bool
     body: str
     relevance: float  # FTS5 bm25(): more negative is more relevant; 0.0 without a query
 

@@ -271,5 +271,6 @@ def manifest_row(
         filed=record.filed,
         confidence=record.confidence,
         superseded_by=link_targets(record.superseded_by)[-1] if record.superseded_by else "",
+        evergreen=record.extra.get("evergreen") is True,
         seq=record.seq,
     )

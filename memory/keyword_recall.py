@@ -16,7 +16,8 @@ from indexer.fusion import normalise_bm25
 from indexer.keywords import match_expression
 from memory.config import MemoryConfig
 from memory.consolidation.confidence import confidence_factor
-from memory.decay import days_between, strength_at
+from memory.decay import days_between
+from memory.lifecycle_factors import lifecycle_strength
 from memory.recall_tiers import classify, score
 from vault.clock import parse_time
 
@@ -40,9 +41,7 @@ def keyword_recall(
         return tiers
     for row in keyword_matches(catalog_path(root), match, context_weight=context_weight):
         similarity = normalise_bm25(row.relevance, saturation)
-        current = strength_at(
-            parse_time(row.last_access), row.stability, row.tier, now, config, row.salience
-        )
+        current = lifecycle_strength(row, now, config, parse_time(row.last_access))
         boost = config.project_boost if project and row.project == project else 1.0
         boost *= confidence_factor(row.confidence, config.confidence_weight)
         label = classify(similarity, current, boost, config, cosine=0.0)  # keywords alone hedge

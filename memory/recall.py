@@ -11,6 +11,7 @@ from datetime import datetime
 
 from indexer.catalog import ManifestRow
 from indexer.index import Candidate, Filters
+from memory.access_stats import refresh_usage, usage_factor
 from memory.consolidation.confidence import confidence_factor
 from memory.context import ServiceContext
 from memory.decay import days_between
@@ -53,7 +54,7 @@ def recall(service: ServiceContext, query: str, options: RecallOptions | None = 
             continue
         if candidate.similarity < bar:
             continue
-        boost = _boost(service, candidate.row, opts)
+        boost = _boost(service, candidate.row, opts, now)
         ranked.append(Scored(score(candidate.similarity, current, boost), current, candidate))
     ranked.sort(key=lambda item: item.score, reverse=True)
     chosen = _with_see_also(service, ranked, opts, now)
@@ -96,7 +97,7 @@ def associative_tiers(
     tiers: dict[str, list[Ranked]] = {"confident": [], "activated": []}
     for candidate in matches:
         current = service.strength_of(candidate.row, now) if opts.decay else 1.0
-        boost = _boost(service, candidate.row, opts)
+        boost = _boost(service, candidate.row, opts, now)
         tier = classify(
             candidate.similarity, current, boost, service.config, cosine=candidate.cosine
         )
@@ -141,6 +142,7 @@ def candidates(
     if opts.limit < 1:
         raise RecallError("the number of results must be at least 1")
     service.fresh()
+    refresh_usage(service)
     filters = Filters(archived, opts.project_filter, opts.topic, kind=opts.kind)
     found = service.index.search(query, k=max(opts.limit * 4, 20), filters=filters)
     if not archived:  # a superseded memory leaves ordinary recall (cold recall still finds it)
@@ -172,8 +174,10 @@ def _passes_filters(row: ManifestRow, opts: RecallOptions) -> bool:
     )
 
 
-def _boost(service: ServiceContext, row: ManifestRow, opts: RecallOptions) -> float:
-    boost = 1.0
+def _boost(service: ServiceContext, row: ManifestRow, opts: RecallOptions, now: datetime) -> float:
+    """Project and topic hints, validated confidence, appearances in results and
+    links from periodic notes (README: How recall decides)."""
+    boost = usage_factor(service, row.id, now)
     if opts.project and row.project == opts.project:
         boost *= service.config.project_boost
     if opts.topic_hint and row.topic == opts.topic_hint:
@@ -216,7 +220,7 @@ def _hit(
     label: str,
 ) -> Hit:
     row = candidate.row
-    boost = _boost(service, row, opts)
+    boost = _boost(service, row, opts, now)
     explained = why(candidate.similarity, current, boost, service.config, cosine=candidate.cosine)
     return Hit(
         id=row.id,
