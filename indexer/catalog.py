@@ -14,11 +14,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from indexer.catalog_reader import relevance_sql
 from indexer.errors import CorruptIndexError
 from indexer.vector_ids import vector_id
 from vault.schema import DEFAULT_CONFIDENCE, FILED_AUTO
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "6"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS memories(
@@ -29,21 +30,27 @@ CREATE TABLE IF NOT EXISTS memories(
     session TEXT NOT NULL, source TEXT NOT NULL, recalls INTEGER NOT NULL,
     confirmations INTEGER NOT NULL, salience REAL NOT NULL, links TEXT NOT NULL,
     filed TEXT NOT NULL DEFAULT '', confidence REAL NOT NULL DEFAULT 0.5,
-    superseded_by TEXT NOT NULL DEFAULT '');
+    superseded_by TEXT NOT NULL DEFAULT '', evergreen INTEGER NOT NULL DEFAULT 0,
+    seq INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS chunks(
     vec_id INTEGER PRIMARY KEY, memory_id TEXT NOT NULL, chunk_no INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_by_memory ON chunks(memory_id);
 CREATE INDEX IF NOT EXISTS memories_by_session ON memories(session);
+CREATE TABLE IF NOT EXISTS session_order(
+    memory_id TEXT PRIMARY KEY, before TEXT NOT NULL, after TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS problems(
     path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
     reason TEXT NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-    memory_id UNINDEXED, body, tags, tokenize = 'porter unicode61 remove_diacritics 2');
+    memory_id UNINDEXED, body, tags, context,
+    tokenize = 'porter unicode61 remove_diacritics 2');
 """
+SESSION_ORDER = "created, seq, id"  # a session's memories in the order they were said
 ROW_FIELDS = (
     "id", "path", "archived", "mtime_ns", "size", "body_hash", "created", "last_access",
     "stability", "tier", "kind", "topic", "tags", "project", "session", "source", "recalls",
-    "confirmations", "salience", "links", "filed", "confidence", "superseded_by",
+    "confirmations", "salience", "links", "filed", "confidence", "superseded_by", "evergreen",
+    "seq",
 )  # fmt: skip
 
 
@@ -72,11 +79,14 @@ class ManifestRow:
     filed: str = ""
     confidence: float = DEFAULT_CONFIDENCE
     superseded_by: str = ""  # the newest memory that replaced this one ("" when current)
+    evergreen: bool = False  # `evergreen: true` in the frontmatter
+    seq: int = 0
 
     @classmethod
     def from_sql(cls, row: sqlite3.Row) -> ManifestRow:
         values = dict(zip(ROW_FIELDS, tuple(row), strict=True))
         values["archived"] = bool(values["archived"])
+        values["evergreen"] = bool(values["evergreen"])
         values["tags"] = _strings(values["tags"])
         values["links"] = _strings(values["links"])
         return cls(**values)
@@ -84,6 +94,7 @@ class ManifestRow:
     def to_sql(self) -> tuple[object, ...]:
         values = [getattr(self, f) for f in ROW_FIELDS]
         values[ROW_FIELDS.index("archived")] = int(self.archived)
+        values[ROW_FIELDS.index("evergreen")] = int(self.evergreen)
         values[ROW_FIELDS.index("tags")] = json.dumps(list(self.tags))
         values[ROW_FIELDS.index("links")] = json.dumps(list(self.links))
         return tuple(values)
@@ -209,8 +220,8 @@ class Catalog:
         return list(self._select("WHERE topic != '' AND filed != ? ORDER BY id", (FILED_AUTO,)))
 
     def session_ids(self, session: str) -> list[str]:
-        """The memories captured in one session, oldest first."""
-        sql = "SELECT id FROM memories WHERE session = ? ORDER BY created, id"
+        """The memories captured in one session, in the order they were said."""
+        sql = f"SELECT id FROM memories WHERE session = ? ORDER BY {SESSION_ORDER}"
         return [str(r[0]) for r in self.db.execute(sql, (session,))]
 
     def upsert_row(self, row: ManifestRow) -> None:
@@ -221,12 +232,51 @@ class Catalog:
         )
 
     def set_text(self, memory_id: str, body: str, tags: Iterable[str]) -> None:
+        """A memory's words; its context (session_context.py) is kept until refreshed."""
         rowid = text_rowid(memory_id)
+        old = self.db.execute("SELECT context FROM fts WHERE rowid = ?", (rowid,)).fetchone()
         self.db.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
         self.db.execute(
-            "INSERT INTO fts(rowid, memory_id, body, tags) VALUES (?, ?, ?, ?)",
-            (rowid, memory_id, body, " ".join(tags)),
+            "INSERT INTO fts(rowid, memory_id, body, tags, context) VALUES (?, ?, ?, ?, ?)",
+            (rowid, memory_id, body, " ".join(tags), old[0] if old else ""),
         )
+
+    def session_texts(self, session: str) -> list[tuple[str, str, str]]:
+        """(id, body, context) of a session's memories, in the order they were said."""
+        ids = self.session_ids(session)
+        rows = self._fts_rows(ids)
+        return [(m, *rows[m]) for m in ids if m in rows]
+
+    def _fts_rows(self, memory_ids: list[str]) -> dict[str, tuple[str, str]]:
+        found: dict[str, tuple[str, str]] = {}
+        for start in range(0, len(memory_ids), 500):
+            part = [text_rowid(m) for m in memory_ids[start : start + 500]]
+            marks = ",".join("?" * len(part))
+            sql = f"SELECT memory_id, body, context FROM fts WHERE rowid IN ({marks})"
+            found.update((str(m), (str(b), str(c or ""))) for m, b, c in self.db.execute(sql, part))
+        return found
+
+    def set_context(self, memory_id: str, context: str) -> None:
+        sql = "UPDATE fts SET context = ? WHERE rowid = ?"
+        self.db.execute(sql, (context, text_rowid(memory_id)))
+
+    def set_session_order(self, order: list[tuple[str, str, str]]) -> None:
+        """(memory, the one said just before it, just after it; "" for none)."""
+        sql = "INSERT OR REPLACE INTO session_order(memory_id, before, after) VALUES (?, ?, ?)"
+        self.db.executemany(sql, order)
+
+    def session_order(self, memory_ids: Iterable[str]) -> dict[str, tuple[str, str]]:
+        """The memories said just before and after each of `memory_ids` ("" for none)."""
+        ids = list(memory_ids)
+        found: dict[str, tuple[str, str]] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            sql = (
+                "SELECT memory_id, before, after FROM session_order "
+                f"WHERE memory_id IN ({','.join('?' * len(part))})"
+            )
+            found.update((str(m), (str(b), str(a))) for m, b, a in self.db.execute(sql, part))
+        return found
 
     def body(self, memory_id: str) -> str:
         sql = "SELECT body FROM fts WHERE rowid = ?"
@@ -239,6 +289,7 @@ class Catalog:
         self.db.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
         self.db.execute("DELETE FROM chunks WHERE memory_id = ?", (memory_id,))
         self.db.execute("DELETE FROM fts WHERE rowid = ?", (text_rowid(memory_id),))
+        self.db.execute("DELETE FROM session_order WHERE memory_id = ?", (memory_id,))
         return vec_ids
 
     # Chunks ---------------------------------------------------------------
@@ -295,12 +346,14 @@ class Catalog:
         kept = [t for t in terms if self.db.execute(sql, (f'"{t}"', cap + 1)).fetchone()[0] <= cap]
         return kept
 
-    def keyword_search(self, match: str, limit: int) -> list[tuple[str, float]]:
+    def keyword_search(
+        self, match: str, limit: int, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
         if not match:
             return []
         sql = (
-            "SELECT memory_id, bm25(fts, 1.0, 0.5) AS score FROM fts WHERE fts MATCH ? "
-            "ORDER BY score LIMIT ?"
+            f"SELECT memory_id, {relevance_sql(context_weight)} AS score FROM fts "
+            "WHERE fts MATCH ? ORDER BY score LIMIT ?"
         )
         return [(str(m), float(s)) for m, s in self.db.execute(sql, (match, limit))]
 

@@ -14,10 +14,10 @@ from typing import NamedTuple
 CATALOG_FILE = "meta.sqlite"
 _COLUMNS = (
     "m.id, m.tier, m.kind, m.project, m.created, m.last_access, m.stability, m.salience, "
-    "m.confidence, fts.body"
+    "m.confidence, m.path, m.evergreen, fts.body"
 )
-_KEYWORD_MATCHES = f"""
-SELECT {_COLUMNS}, bm25(fts, 1.0, 0.5) AS relevance
+_KEYWORD_MATCHES = """
+SELECT {columns}, {relevance} AS relevance
 FROM fts JOIN memories AS m ON m.id = fts.memory_id
 WHERE fts MATCH ? AND m.archived = 0 AND m.superseded_by = ''
 ORDER BY relevance LIMIT ?
@@ -41,6 +41,8 @@ class TextRow(NamedTuple):
     stability: float | None
     salience: float
     confidence: float
+    path: str
+    evergreen: bool
     body: str
     relevance: float  # FTS5 bm25(): more negative is more relevant; 0.0 without a query
 
@@ -51,9 +53,18 @@ def catalog_path(root: Path) -> Path:
     return root / ".index" / CATALOG_FILE
 
 
-def keyword_matches(catalog: Path, match: str, limit: int = 50) -> list[TextRow]:
+def relevance_sql(context_weight: float) -> str:
+    """FTS5's bm25() over the columns (memory_id, body, tags, context): a word in
+    the body counts 1, in the tags 0.5, in the words said around it as given."""
+    return f"bm25(fts, 0.0, 1.0, 0.5, {float(context_weight)!r})"
+
+
+def keyword_matches(
+    catalog: Path, match: str, limit: int = 50, context_weight: float = 0.0
+) -> list[TextRow]:
     """Active memories matching an FTS5 MATCH expression, most relevant first."""
-    return _read(catalog, _KEYWORD_MATCHES, (match, limit))
+    sql = _KEYWORD_MATCHES.format(columns=_COLUMNS, relevance=relevance_sql(context_weight))
+    return _read(catalog, sql, (match, limit))
 
 
 def active_memories(catalog: Path) -> list[TextRow]:

@@ -13,15 +13,17 @@ import threading
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexer.catalog import Catalog, ManifestRow
 from indexer.embedder import Embedder, SentenceTransformerEmbedder
 from indexer.errors import IndexBusyError
-from indexer.fusion import FusionWeights, fuse, normalise_bm25
-from indexer.keywords import or_terms, query_terms
+from indexer.fusion import FusionWeights, fuse
 from indexer.published import PublishedIndex, Snapshot
+from indexer.search_scores import keyword_scores, memory_cosines
+from indexer.session_context import blend, neighbour_cosines
 from indexer.staging import stage_embeddings
 from indexer.sync import Progress, Syncer, SyncReport, changed_paths
 from indexer.vector_ids import vector_id
@@ -211,8 +213,6 @@ class VaultIndex:
             return self._search(snapshot, query, k, filters or Filters())
 
     def _search(self, snapshot: Snapshot, query: str, k: int, filters: Filters) -> list[Candidate]:
-        import numpy as np
-
         catalog, vectors = snapshot.catalog, snapshot.vectors
         pool = max(50, 2 * k)
         allowed_vectors: dict[int, str] | None = None
@@ -227,25 +227,16 @@ class VaultIndex:
             memory_id = owner.get(vec_id)
             if memory_id is not None and score > best_cosine.get(memory_id, -1.0):
                 best_cosine[memory_id] = score
-        keyword = {
-            memory_id: normalise_bm25(score, self.weights.bm25_saturation)
-            for memory_id, score in catalog.keyword_search(
-                or_terms(catalog.selective_terms(query_terms(query))), pool * 4
-            )
-        }
-        missing = [m for m in keyword if m not in best_cosine]
-        if missing and vectors.count:  # no vectors: a stale index answers from keywords
-            chunk_owner = catalog.vector_ids_for(missing)
-            if chunk_owner:
-                ids = list(chunk_owner)
-                scores = vectors.vectors_for(ids) @ np.asarray(query_vector)
-                for vec_id, score in zip(ids, scores.tolist(), strict=True):
-                    memory_id = chunk_owner[vec_id]
-                    best_cosine[memory_id] = max(best_cosine.get(memory_id, -1.0), score)
+        keyword = keyword_scores(
+            catalog, query, pool * 4, self.settings["context_weight"], self.weights.bm25_saturation
+        )
+        cosines_of = partial(memory_cosines, catalog, vectors, query=query_vector)
+        best_cosine.update(cosines_of([m for m in keyword if m not in best_cosine]))
+        around = neighbour_cosines(catalog, best_cosine, cosines_of)
+        share = self.settings["session_cosine"]
+        cosine = {m: blend(c, around.get(m, 0.0), share) for m, c in best_cosine.items()}
         fused = {
-            memory_id: fuse(
-                best_cosine.get(memory_id, 0.0), keyword.get(memory_id, 0.0), self.weights
-            )
+            memory_id: fuse(cosine.get(memory_id, 0.0), keyword.get(memory_id, 0.0), self.weights)
             for memory_id in set(best_cosine) | set(keyword)
         }
         # Manifest rows are fetched only for the best-fused candidates.

@@ -21,10 +21,25 @@ def query_terms(text: str) -> list[str]:
     return list(seen)[:MAX_TERMS]
 
 
+def query_phrases(text: str, allowed: list[str] | None = None) -> list[str]:
+    """Two content words written next to each other ("support group"), as FTS5
+    phrases: a memory that has them together scores more than one with either.
+    `allowed` limits them to pairs of those words."""
+    tokens = _TOKEN.findall(text.lower())
+    usable = set(query_terms(text) if allowed is None else allowed)
+    pairs = {
+        f"{first} {second}": None
+        for first, second in zip(tokens, tokens[1:], strict=False)
+        if first in usable and second in usable and first != second
+    }
+    return list(pairs)[:MAX_TERMS]
+
+
 def match_expression(text: str) -> str:
-    """An FTS5 MATCH string: any of the query's content words."""
-    return or_terms(query_terms(text))
+    """An FTS5 MATCH string: any of the query's content words or word pairs."""
+    return or_terms(query_terms(text) + query_phrases(text))
 
 
 def or_terms(terms: list[str]) -> str:
+    """Terms or two-word phrases, any of which may match."""
     return " OR ".join(f'"{term}"' for term in terms)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from indexer.catalog import Catalog, ManifestRow
 from indexer.chunking import chunk_words
 from indexer.embedder import Embedder
+from indexer.session_context import refresh_sessions
 from indexer.vector_ids import vector_id
 from vault.clock import format_time
 from vault.errors import BrokenFileError, MemoryNotFoundError
@@ -109,6 +110,7 @@ class Syncer:
         self.embedder = embedder
         self.chunk_size = chunk_size
         self.chunk_overlap = chunk_overlap
+        self.sessions: set[str] = set()  # sessions whose context needs refreshing
 
     def apply(
         self,
@@ -118,6 +120,7 @@ class Syncer:
         progress: Progress | None = None,
     ) -> SyncReport:
         report = SyncReport()
+        self.sessions.clear()
         unique = list(dict.fromkeys(paths))
         present = [p for p in unique if p.is_file()]
         missing = [p for p in unique if not p.is_file()]
@@ -129,6 +132,8 @@ class Syncer:
             self._reconcile_missing(path, report, dry_run)
         if to_embed and allow_embed and not dry_run:
             self._embed(to_embed, progress)
+        if not dry_run:
+            refresh_sessions(self.catalog, self.sessions)
         for record, _, is_new in to_embed:
             if not allow_embed:
                 report.deferred.append(record.id)
@@ -178,6 +183,8 @@ class Syncer:
             return
         row = manifest_row(record, relative, stat, body_hash(record.body))
         if by_id is not None and by_id.body_hash == row.body_hash:
+            if _place(by_id) != _place(row) or (existing is not None and existing.id != record.id):
+                self.sessions.update(r.session for r in (existing, by_id, row) if r is not None)
             (report.moved if by_id.path != relative else report.metadata).append(record.id)
             if not dry_run:
                 if existing is not None and existing.id != record.id:
@@ -188,6 +195,7 @@ class Syncer:
             return
         if existing is not None and existing.id != record.id and not dry_run:
             self.vectors.remove(self.catalog.delete(existing.id))
+        self.sessions.update(r.session for r in (existing, by_id, row) if r is not None)
         to_embed.append((record, row, by_id is None))
 
     def _reconcile_missing(self, path: Path, report: SyncReport, dry_run: bool) -> None:
@@ -198,6 +206,7 @@ class Syncer:
         if row is None:
             return
         report.removed.append(row.id)
+        self.sessions.add(row.session)
         if not dry_run:
             self.vectors.remove(self.catalog.delete(row.id))
 
@@ -230,6 +239,11 @@ class Syncer:
                 progress(min(start + batch, len(items)), len(items))
 
 
+def _place(row: ManifestRow) -> tuple[str, str, int]:
+    """Where a memory sits among the words said around it."""
+    return (row.session, row.created, row.seq)
+
+
 def manifest_row(
     record: MemoryRecord, relative: str, stat: os.stat_result, digest: str
 ) -> ManifestRow:
@@ -257,4 +271,6 @@ def manifest_row(
         filed=record.filed,
         confidence=record.confidence,
         superseded_by=link_targets(record.superseded_by)[-1] if record.superseded_by else "",
+        evergreen=record.extra.get("evergreen") is True,
+        seq=record.seq,
     )

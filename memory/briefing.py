@@ -12,7 +12,8 @@ from typing import NamedTuple
 
 from indexer.catalog_reader import active_memories, catalog_path
 from memory.config import MemoryConfig
-from memory.decay import days_between, strength_at
+from memory.decay import days_between
+from memory.lifecycle_factors import lifecycle_strength
 from vault.clock import parse_time
 
 MAX_ITEMS = 8
@@ -35,9 +36,7 @@ def strongest(
         mine = bool(project) and row.project == project
         if row.project and not mine and row.kind != "preference":
             continue
-        current = strength_at(
-            parse_time(row.last_access), row.stability, row.tier, now, config, row.salience
-        )
+        current = lifecycle_strength(row, now, config, parse_time(row.last_access))
         if current < config.retrieval_floor:
             continue
         score = current * (config.project_boost if mine else 1.0)

@@ -1,9 +1,9 @@
 """Turn extracted statements into memories: redacted, filed with session,
-project, kind and source, with salience from four dimensions (novelty,
-relevance, emotion, prediction error; memory/consolidation/salience.py). A
-near-duplicate (cosine >= 0.92, the same values) reinforces instead.
-`statements_from` picks them with the shipped classifier over the service's
-warm model, or with the rules alone.
+project, kind, source and their order in the session (`seq`, counted from
+`first_seq`), with salience from four dimensions (novelty, relevance, emotion,
+prediction error; memory/consolidation/salience.py). A near-duplicate (cosine
+>= 0.92, the same values) reinforces instead. `statements_from` picks them with
+the shipped classifier over the service's warm model, or with the rules alone.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ class CaptureReport:
     created: list[str] = field(default_factory=list)
     reinforced: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
+    next_seq: int = 1  # where the next capture of the same session continues
 
     @property
     def total(self) -> int:
@@ -67,8 +68,9 @@ def capture(
     session: str = "",
     project: str = "",
     source: str = "transcript",
+    first_seq: int = 1,
 ) -> CaptureReport:
-    report = CaptureReport()
+    report = CaptureReport(next_seq=max(1, first_seq))
     weights = learned_weights(service.vault)
     for statement in statements:
         text = redact(statement.text).strip()
@@ -91,12 +93,14 @@ def capture(
             kind=statement.kind,
             project=project,
             session=session,
+            seq=report.next_seq,
             source=source if statement.role == "user" else f"{source}-assistant",
             salience=round(combine(dims, weights) * role, 3),
             salience_dims=dims,
         )
         report.created.append(record.id)
         report.texts.append(text)
+        report.next_seq += 1
     return report
 
 

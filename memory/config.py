@@ -7,6 +7,7 @@ writes the commented config.toml); this object only gives them types.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 from vault.config import Settings
 
@@ -24,6 +25,7 @@ class MemoryConfig:
     prune_curated: bool
     min_similarity: float
     confident_bar: float
+    confident_cosine: float
     activated_bar: float
     cue_bar: float
     cold_bar: float
@@ -37,6 +39,14 @@ class MemoryConfig:
     session_back_spread: float
     session_window: int
     topic_bar: float
+    evergreen_paths: tuple[str, ...]
+    evergreen_kinds: tuple[str, ...]
+    salience_paths: tuple[str, ...]
+    appearance_boost: float
+    appearance_window_days: float
+    appearance_max_boost: float
+    periodic_bonus: float
+    periodic_max_bonus: float
 
     @classmethod
     def default(cls) -> MemoryConfig:
@@ -46,7 +56,11 @@ class MemoryConfig:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> MemoryConfig:
-        return cls(**{f.name: settings[f.name] for f in fields(cls)})
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            value = settings[f.name]
+            values[f.name] = tuple(value) if isinstance(value, list) else value  # frozen
+        return cls(**values)
 
     def base_stability(self, tier: str) -> float:
         return {

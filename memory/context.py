@@ -17,10 +17,13 @@ from typing import Self
 from indexer.catalog import ManifestRow
 from indexer.index import VaultIndex
 from indexer.sync import Progress, SyncReport
+from memory.appearances import AppearanceLog
 from memory.associate import Linker
 from memory.config import MemoryConfig
-from memory.decay import effective_stability, strength_at
+from memory.decay import effective_stability
 from memory.filing import Filer
+from memory.lifecycle_factors import lifecycle_strength
+from memory.periodic_links import PeriodicLinks
 from vault.clock import Clock, parse_time, utc_now
 from vault.config import Settings, default_config_text
 from vault.errors import VaultError
@@ -50,6 +53,8 @@ class ServiceContext:
         self.embed_on_write = embed_on_write
         self.linker = Linker(self.store, self.index, self.config)
         self.filer = Filer(self.store, self.index, self.config)
+        self.appearances = AppearanceLog(vault.state_dir)  # retrieval strengthening
+        self.periodic_links = PeriodicLinks(vault.periodic_dir)  # consolidation bonus
         # What a long job (a rebuild) holds for each short step; the daemon sets its
         # work lock here, so requests are answered between the steps.
         self.turn: AbstractContextManager[object] = contextlib.nullcontext()
@@ -59,6 +64,12 @@ class ServiceContext:
         linker and filer are shared, and this object's clock is left alone."""
         view = copy.copy(self)
         view.clock = clock
+        return view
+
+    def with_config(self, config: MemoryConfig) -> Self:
+        """The same service with other numbers (the benchmark's calibration curve)."""
+        view = copy.copy(self)
+        view.config = config
         return view
 
     @staticmethod
@@ -133,5 +144,4 @@ class ServiceContext:
 
     def strength_of(self, row: ManifestRow, now: datetime) -> float:
         """A memory's strength at `now`, from its manifest row."""
-        last = parse_time(row.last_access)
-        return strength_at(last, row.stability, row.tier, now, self.config, row.salience)
+        return lifecycle_strength(row, now, self.config, parse_time(row.last_access))

@@ -33,6 +33,7 @@ def jot(
     tags: Iterable[str] = (),
     project: str = "",
     session: str = "",
+    seq: int = 0,
     kind: str = "fact",
     source: str = "jot",
     salience: float = 1.0,
@@ -41,7 +42,7 @@ def jot(
 ) -> MemoryRecord:
     """A cheap episodic fragment (base stability 7 days). `created` is when it
     was said (a transcript's timestamp; never later than now); its strength
-    starts now either way."""
+    starts now either way. `seq` is its place in the session (0: none given)."""
     service.require_vault()
     body = redact(_printable(text)).strip()
     if not body:
@@ -52,6 +53,7 @@ def jot(
         "tags": _tags(tags),
         "project": redact(project),
         "session": redact(session),
+        **({"seq": seq} if seq > 0 else {}),
         "source": source,
     }
     meta = _new_memory(min(created, now) if created else now, now, "episodic", redact(kind), fields)

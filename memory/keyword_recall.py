@@ -1,7 +1,8 @@
 """Recall without the model, for the prompt hook when no daemon answers: FTS5
 keywords plus strengths from the manifest, standard library only, read-only,
 never reinforcing. BM25 (normalised as in hybrid search) stands in for
-similarity, and the same tier rules apply.
+similarity, and the same tier rules apply; with no cosine to show that a
+memory means what the prompt asks, nothing is confident: matches are hedged.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from indexer.fusion import normalise_bm25
 from indexer.keywords import match_expression
 from memory.config import MemoryConfig
 from memory.consolidation.confidence import confidence_factor
-from memory.decay import days_between, strength_at
+from memory.decay import days_between
+from memory.lifecycle_factors import lifecycle_strength
 from memory.recall_tiers import classify, score
 from vault.clock import parse_time
 
@@ -30,20 +32,19 @@ def keyword_recall(
     saturation: float,
     project: str | None = None,
     limit: int = 5,
+    context_weight: float = 0.0,
 ) -> Tiers:
     """The confident and activated tiers, as the daemon's recall would hand them out."""
     tiers: Tiers = {"confident": [], "activated": []}
     match = match_expression(query)
     if not match:
         return tiers
-    for row in keyword_matches(catalog_path(root), match):
+    for row in keyword_matches(catalog_path(root), match, context_weight=context_weight):
         similarity = normalise_bm25(row.relevance, saturation)
-        current = strength_at(
-            parse_time(row.last_access), row.stability, row.tier, now, config, row.salience
-        )
+        current = lifecycle_strength(row, now, config, parse_time(row.last_access))
         boost = config.project_boost if project and row.project == project else 1.0
         boost *= confidence_factor(row.confidence, config.confidence_weight)
-        label = classify(similarity, current, boost, config)
+        label = classify(similarity, current, boost, config, cosine=0.0)  # keywords alone hedge
         if label is None:
             continue
         tiers[label].append(

@@ -10,7 +10,7 @@ from indexer.catalog import ManifestRow
 from memory.consolidation.run import last_run
 from memory.consolidation.salience import learning
 from memory.context import ServiceContext
-from memory.decay import strength_at
+from memory.lifecycle_factors import RecordFields, lifecycle_strength
 from memory.results import Listing, Status
 from vault.ids import validate_id
 from vault.schema import TIERS, MemoryRecord
@@ -22,9 +22,15 @@ def show(service: ServiceContext, memory_id: str) -> tuple[MemoryRecord, float]:
     """A memory's file and its strength now."""
     record = service.store.read(validate_id(memory_id))
     now = service.clock()
-    return record, strength_at(
-        record.last_access, record.stability, record.tier, now, service.config, record.salience
+    fields = RecordFields(
+        path=service.vault.relative(record.path),
+        kind=record.kind,
+        tier=record.tier,
+        stability=record.stability,
+        salience=record.salience,
+        evergreen=record.extra.get("evergreen") is True,
     )
+    return record, lifecycle_strength(fields, now, service.config, record.last_access)
 
 
 def list_memories(

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from indexer.catalog import ManifestRow
 from indexer.index import Candidate, Filters
+from memory.access_stats import refresh_usage, usage_factor
 from memory.consolidation.confidence import confidence_factor
 from memory.context import ServiceContext
 from memory.decay import days_between
@@ -47,13 +48,13 @@ def recall(service: ServiceContext, query: str, options: RecallOptions | None = 
     ranked = []
     # keyword-only: any keyword match counts (the bar is set on the fused scale)
     bar = 0.0 if opts.signal == "keyword" else service.config.min_similarity
-    for candidate in _candidates(service, query, opts, archived=False):
+    for candidate in candidates(service, query, opts):
         current = service.strength_of(candidate.row, now) if opts.decay else 1.0
         if current < service.config.retrieval_floor:
             continue
         if candidate.similarity < bar:
             continue
-        boost = _boost(service, candidate.row, opts)
+        boost = _boost(service, candidate.row, opts, now)
         ranked.append(Scored(score(candidate.similarity, current, boost), current, candidate))
     ranked.sort(key=lambda item: item.score, reverse=True)
     chosen = _with_see_also(service, ranked, opts, now)
@@ -84,12 +85,22 @@ def recall_associative(
 ) -> Associative:
     """Confident tier (reinforced) and activated tier (hedged, not reinforced)."""
     opts = options or RecallOptions()
+    return associative_tiers(service, candidates(service, query, opts), opts)
+
+
+def associative_tiers(
+    service: ServiceContext, matches: list[Candidate], opts: RecallOptions
+) -> Associative:
+    """The tiers of searched candidates (`vault bench retrieval` re-tiers one
+    search under other bars). Without decay every memory counts as fresh."""
     now = service.clock()
     tiers: dict[str, list[Ranked]] = {"confident": [], "activated": []}
-    for candidate in _candidates(service, query, opts, archived=False):
-        current = service.strength_of(candidate.row, now)
-        boost = _boost(service, candidate.row, opts)
-        tier = classify(candidate.similarity, current, boost, service.config)
+    for candidate in matches:
+        current = service.strength_of(candidate.row, now) if opts.decay else 1.0
+        boost = _boost(service, candidate.row, opts, now)
+        tier = classify(
+            candidate.similarity, current, boost, service.config, cosine=candidate.cosine
+        )
         if tier is not None:
             value = score(candidate.similarity, current, boost)
             tiers[tier].append((value, candidate.similarity, Scored(value, current, candidate)))
@@ -115,26 +126,28 @@ def recall_cold(service: ServiceContext, query: str, limit: int = 5) -> list[Hit
     now = service.clock()
     hits = [
         _hit(service, c, service.strength_of(c.row, now), opts, now, "cold")
-        for c in _candidates(service, query, opts, archived=True)
+        for c in candidates(service, query, opts, archived=True)
         if c.similarity >= service.config.cold_bar
     ]
     hits.sort(key=lambda h: h.similarity, reverse=True)
     return hits[:limit]
 
 
-def _candidates(
-    service: ServiceContext, query: str, opts: RecallOptions, archived: bool
+def candidates(
+    service: ServiceContext, query: str, opts: RecallOptions, archived: bool = False
 ) -> list[Candidate]:
+    """The searched matches recall ranks (archived: the archive's instead)."""
     if not query.strip():
         raise RecallError("the query is empty")
     if opts.limit < 1:
         raise RecallError("the number of results must be at least 1")
     service.fresh()
+    refresh_usage(service)
     filters = Filters(archived, opts.project_filter, opts.topic, kind=opts.kind)
-    candidates = service.index.search(query, k=max(opts.limit * 4, 20), filters=filters)
+    found = service.index.search(query, k=max(opts.limit * 4, 20), filters=filters)
     if not archived:  # a superseded memory leaves ordinary recall (cold recall still finds it)
-        candidates = [c for c in candidates if not c.row.superseded_by]
-    kept = [c for c in candidates if not opts.exclude_topic or c.row.topic != opts.exclude_topic]
+        found = [c for c in found if not c.row.superseded_by]
+    kept = [c for c in found if not opts.exclude_topic or c.row.topic != opts.exclude_topic]
     return by_signal(kept, opts.signal)
 
 
@@ -161,8 +174,10 @@ def _passes_filters(row: ManifestRow, opts: RecallOptions) -> bool:
     )
 
 
-def _boost(service: ServiceContext, row: ManifestRow, opts: RecallOptions) -> float:
-    boost = 1.0
+def _boost(service: ServiceContext, row: ManifestRow, opts: RecallOptions, now: datetime) -> float:
+    """Project and topic hints, validated confidence, appearances in results and
+    links from periodic notes (README: How recall decides)."""
+    boost = usage_factor(service, row.id, now)
     if opts.project and row.project == opts.project:
         boost *= service.config.project_boost
     if opts.topic_hint and row.topic == opts.topic_hint:
@@ -205,8 +220,8 @@ def _hit(
     label: str,
 ) -> Hit:
     row = candidate.row
-    boost = _boost(service, row, opts)
-    explained = why(candidate.similarity, current, boost, service.config)
+    boost = _boost(service, row, opts, now)
+    explained = why(candidate.similarity, current, boost, service.config, cosine=candidate.cosine)
     return Hit(
         id=row.id,
         text=service.index.body(row.id).strip(),

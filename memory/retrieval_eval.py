@@ -1,20 +1,21 @@
-"""The LoCoMo harness behind `vault bench retrieval` (metrics: memory/evaluation.py).
-Each conversation gets a fresh vault (timestamps as created times, linked as
-encoding links), indexed with the real model, optionally consolidated; every
-question goes through MemoryService.recall at `now` = the last timestamp, with
-and without decay, and the recall tiers are checked against the evidence.
+"""The LoCoMo harness behind `vault bench retrieval` (metrics: memory/evaluation.py,
+the hook path: memory/hook_eval.py). Each conversation gets a fresh vault (its
+timestamps and turn order as when and where each memory was said, linked as
+encoding links them), indexed with the real model, optionally consolidated;
+`now` is its last message. The rank path asks MemoryService.recall for 10,
+with and without decay; a merged memory counts as the sources it stands for.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +23,11 @@ from indexer.embedder import Embedder, SentenceTransformerEmbedder
 from indexer.index import VaultIndex
 from indexer.sync import Progress
 from memory.evaluation import scores
+from memory.hook_eval import Asked, HookPath, HookTally, inject, summary
 from memory.recall import RecallOptions
-from memory.recall_tiers import classify
 from memory.service import MemoryService
 from vault.clock import fixed_clock, parse_time
-from vault.config import load_settings
+from vault.config import Settings, load_settings
 from vault.layout import Vault
 from vault.store import MemoryStore
 
@@ -36,6 +37,7 @@ MODES: dict[str, dict[str, str]] = {  # setting overrides per mode
     "keyword": {"VAULT_VECTOR_WEIGHT": "0.0", "VAULT_KEYWORD_WEIGHT": "1.0"},
 }
 METRICS = ("R@5", "R@10", "MRR", "nDCG@10")
+_DIA_ID = re.compile(r"\bD\d+:(\d+)$")
 
 
 def _lines(path: Path) -> Iterator[dict[str, Any]]:
@@ -65,6 +67,15 @@ def _file_id(memory_id: str) -> str:
     return memory_id.replace(":", "_").replace("/", "_")
 
 
+def turn_number(item: dict[str, Any]) -> int:
+    """A memory's place in its session: `seq`, or the turn of a LoCoMo dialogue
+    id ("D3:12" -> 12; all turns of a session share one timestamp), else 0."""
+    if isinstance(item.get("seq"), int):
+        return int(item["seq"])
+    found = _DIA_ID.search(str(item.get("dia_id") or item.get("id", "")))
+    return int(found.group(1)) if found else 0
+
+
 def build_vault(root: Path, items: list[dict[str, Any]]) -> Vault:
     vault = Vault(root)
     MemoryService.init_vault(vault)
@@ -74,20 +85,21 @@ def build_vault(root: Path, items: list[dict[str, Any]]) -> Vault:
         created = parse_time(item["timestamp"])
         meta = {"id": memory_id, "created": created, "last_access": created,
                 "stability": 7.0, "tier": "episodic", "kind": "fact",
-                "session": str(item.get("session", "")), "source": "bench"}  # fmt: skip
+                "session": str(item.get("session", "")), "seq": turn_number(item),
+                "source": "bench"}  # fmt: skip
         store.create(memory_id, meta, str(item["text"]).strip() + "\n")
     return vault
 
 
 @dataclass
 class _Tally:
-    """What the questions measured, per (mode, decay) and per mode; with
-    consolidation, what the runs did and which memory stands for which."""
+    """What the questions measured: rank path per (mode, decay), hook path per mode;
+    with consolidation, what the runs did and which memory stands for which."""
 
     per_query: dict[tuple[str, bool], list[dict[str, Any]]] = field(
         default_factory=lambda: defaultdict(list)
     )
-    tiers: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
+    hook: dict[str, HookTally] = field(default_factory=lambda: defaultdict(HookTally))
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     consolidated: Counter[str] = field(default_factory=Counter)
     aliases: dict[str, set[str]] = field(default_factory=dict)  # merged id -> its sources
@@ -100,44 +112,60 @@ class _Tally:
 def run(
     data: Path, modes: list[str], environ: Mapping[str, str] | None = None,
     embedder: Embedder | None = None, progress: Progress | None = None,
+    hook: HookPath | None = None, rank: bool = True, see_also: bool = True,
     consolidate: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
     """`environ` carries VAULT_* overrides (a mode's weights win over them);
-    `progress(done, total)` hears after each conversation; `consolidate` runs
-    consolidation on each conversation's vault (at its last timestamp) first."""
+    `hook` adds the hook path (own and foreign vaults), `rank` the ranking
+    (with or without `see_also`); `consolidate` runs consolidation on each
+    conversation's vault (at its last timestamp) first;
+    `progress(done, total)` hears after each conversation and mode."""
     memories, queries = load(data)
     embedder = embedder or SentenceTransformerEmbedder()
     tally = _Tally()
-    conversations = sorted(memories.items())
+    conversations = sorted(memories)
     with tempfile.TemporaryDirectory(prefix="vault-bench-") as tmp:
-        for done, (conv, items) in enumerate(conversations, 1):
-            vault = build_vault(Path(tmp) / conv, items)
-            last = max(parse_time(i["timestamp"]) for i in items)
-            if consolidate:
-                _consolidate(vault, last, environ, embedder, tally)
-            for mode in modes:
-                settings = load_settings(None, {**(environ or {}), **MODES[mode]})
-                index = VaultIndex(vault, settings, embedder=embedder)
-                service = MemoryService(
-                    vault, settings, clock=fixed_clock(last), index=index, auto_sync=False
-                )
-                _measure(service, mode, queries.get(conv, []), tally)
-                service.index.close()
-            if progress is not None:
-                progress(done, len(conversations))
+        vaults = {c: build_vault(Path(tmp) / c, memories[c]) for c in conversations}
+        for conv in conversations if consolidate else []:
+            _consolidate(vaults[conv], memories[conv], environ, embedder, tally)
+        for number, mode in enumerate(modes):
+            settings = load_settings(None, {**(environ or {}), **MODES[mode]})
+            services = {c: _open(vaults[c], settings, embedder, memories[c]) for c in conversations}
+            try:
+                for done, conv in enumerate(conversations, 1):
+                    if rank:
+                        asked = queries.get(conv, [])
+                        _measure(services[conv], mode, asked, tally, see_also)
+                    if hook is not None:
+                        _ask_hook(services, conv, queries.get(conv, []), hook, tally.hook[mode])
+                    if progress is not None:
+                        progress(
+                            number * len(conversations) + done, len(modes) * len(conversations)
+                        )
+            finally:
+                for service in services.values():
+                    service.index.close()
     return _report(tally)
 
 
-def _consolidate(
-    vault: Vault, now: datetime, environ: Mapping[str, str] | None, embedder: Embedder,
-    tally: _Tally,
-) -> None:  # fmt: skip
-    """Index, link and consolidate one conversation's vault before its questions."""
-    settings = load_settings(None, environ or {})
+def _open(
+    vault: Vault, settings: Settings, embedder: Embedder, items: list[dict[str, Any]]
+) -> MemoryService:
+    """A conversation's vault indexed and linked, `now` = its last message."""
+    last = max(parse_time(i["timestamp"]) for i in items)
     index = VaultIndex(vault, settings, embedder=embedder)
-    service = MemoryService(vault, settings, clock=fixed_clock(now), index=index, auto_sync=False)
+    service = MemoryService(vault, settings, clock=fixed_clock(last), index=index, auto_sync=False)
     service.index.sync()
     service.sweep_links()
+    return service
+
+
+def _consolidate(
+    vault: Vault, items: list[dict[str, Any]], environ: Mapping[str, str] | None,
+    embedder: Embedder, tally: _Tally,
+) -> None:  # fmt: skip
+    """Index, link and consolidate one conversation's vault before its questions."""
+    service = _open(vault, load_settings(None, environ or {}), embedder, items)
     report = service.consolidate()
     tally.consolidated.update(report.counts)
     for action in report.actions:
@@ -150,24 +178,44 @@ def _consolidate(
 
 
 def _measure(
-    service: MemoryService, mode: str, queries: list[dict[str, Any]], tally: _Tally
-) -> None:
-    """Index and link one conversation's vault, then ask its questions."""
-    service.index.sync()
-    service.sweep_links()
-    for query in queries:
-        relevant = {_file_id(r) for r in query.get("relevant", [])}
-        tally.tiers[mode].append(_tiers(service, str(query["query"]), relevant, tally))
+    service: MemoryService, mode: str, queries: list[dict[str, Any]], tally: _Tally,
+    see_also: bool,
+) -> None:  # fmt: skip
+    """The ranking: recall of 10, with and without decay."""
     for decay in (False, True):
-        options = RecallOptions(limit=10, reinforce=False, decay=decay)
+        options = RecallOptions(limit=10, reinforce=False, decay=decay, see_also=see_also)
         for query in queries:
             started = time.perf_counter()
             hits = service.recall(str(query["query"]), options)
             tally.latencies[mode].append((time.perf_counter() - started) * 1000)
-            relevant = {_file_id(r) for r in query.get("relevant", [])}
+            relevant = _relevant(query)
             row: dict[str, Any] = scores([tally.answer(h.id, relevant) for h in hits], relevant)
-            row["category"] = str(query.get("category_name") or query.get("category"))
+            row["category"] = _category(query)
             tally.per_query[(mode, decay)].append(row)
+
+
+def _ask_hook(
+    services: dict[str, MemoryService],
+    conv: str,
+    queries: list[dict[str, Any]],
+    hook: HookPath,
+    tally: HookTally,
+) -> None:
+    """A conversation's questions through the hook path: in its own vault and
+    in every other conversation's."""
+    for query in queries:
+        text = str(query["query"])
+        own = inject(services[conv], hook, text)
+        tally.own.append(Asked(_category(query), _relevant(query), own))
+        tally.foreign += [inject(s, hook, text) for c, s in services.items() if c != conv]
+
+
+def _relevant(query: dict[str, Any]) -> set[str]:
+    return {_file_id(r) for r in query.get("relevant", [])}
+
+
+def _category(query: dict[str, Any]) -> str:
+    return str(query.get("category_name") or query.get("category"))
 
 
 def _report(tally: _Tally) -> dict[str, Any]:
@@ -178,7 +226,7 @@ def _report(tally: _Tally) -> dict[str, Any]:
             {"mode": mode, "decay": decay, **_summary(rows)}
             for (mode, decay), rows in sorted(tally.per_query.items())
         ],
-        "tiers": {mode: _tier_summary(rows) for mode, rows in sorted(tally.tiers.items())},
+        "hook": {mode: summary(rows) for mode, rows in sorted(tally.hook.items())},
         "latency_ms": {
             mode: {
                 "p50": round(statistics.median(values), 1),
@@ -186,40 +234,6 @@ def _report(tally: _Tally) -> dict[str, Any]:
             }
             for mode, values in sorted(tally.latencies.items())
         },  # fmt: skip
-    }
-
-
-def _tiers(service: MemoryService, query: str, relevant: set[str], tally: _Tally) -> dict[str, Any]:
-    """Where the evidence lands among the recall tiers, by similarity alone."""
-    found: dict[str, list[bool]] = {"confident": [], "activated": []}
-    evidence_tier = None
-    for candidate in service.index.search(query, k=20):
-        tier = classify(candidate.similarity, 1.0, 1.0, service.config)
-        if tier is None:
-            continue
-        is_evidence = tally.answer(candidate.row.id, relevant) in relevant
-        found[tier].append(is_evidence)
-        if is_evidence and evidence_tier is None:
-            evidence_tier = tier
-    return {"confident": found["confident"][:5], "activated": found["activated"][:5],
-            "evidence_tier": evidence_tier}  # fmt: skip
-
-
-def _tier_summary(rows: list[dict[str, Any]]) -> dict[str, float]:
-    confident = [flag for row in rows for flag in row["confident"]]
-    top = [row["confident"][0] for row in rows if row["confident"]]
-    return {
-        "questions": len(rows),
-        "with_confident": round(len(top) / len(rows), 3),
-        "confident_precision": round(statistics.fmean(confident), 3) if confident else 0.0,
-        "confident_top1_precision": round(statistics.fmean(top), 3) if top else 0.0,
-        "evidence_confident": round(
-            statistics.fmean(r["evidence_tier"] == "confident" for r in rows), 3
-        ),
-        "evidence_activated": round(
-            statistics.fmean(r["evidence_tier"] == "activated" for r in rows), 3
-        ),
-        "evidence_in_no_tier": round(statistics.fmean(r["evidence_tier"] is None for r in rows), 3),
     }
 
 

@@ -6,6 +6,7 @@ one method per verb, each defined in the module of its family.
 from __future__ import annotations
 
 from memory import (
+    access_stats as usage,
     encoding,
     forgetting,
     organising,
@@ -25,6 +26,9 @@ class MemoryService(ServiceContext):
     recall = recalling.recall
     recall_associative = recalling.recall_associative
     recall_cold = recalling.recall_cold
+    # Usage: appearances in results (retrieval strengthening) and periodic-note links.
+    note_appearances = usage.note_appearances
+    access_stats = usage.access_stats
     # Reinforcement: recall hits and confirmed hedges make a memory last longer.
     reinforce = reinforcement.reinforce
     confirm_activation = reinforcement.confirm_activation

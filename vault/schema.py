@@ -21,7 +21,7 @@ DEFAULT_CONFIDENCE = 0.5  # unvalidated; `vault validate` moves it within 0.3-0.
 # Fields memory-vault writes, in the order a new file lists them.
 OWNED_FIELDS = (
     "id", "created", "last_access", "stability", "tier", "kind", "topic", "tags", "project",
-    "session", "source", "source_path", "recalls", "confirmations", "salience", "links",
+    "session", "seq", "source", "source_path", "recalls", "confirmations", "salience", "links",
     "filed",
     # Consolidation (memory/consolidation): learned salience, validation, and the
     # links that make every merge, supersession, gist and pattern traceable both ways.
@@ -48,6 +48,7 @@ class MemoryRecord:
     tags: tuple[str, ...]
     project: str
     session: str
+    seq: int  # the order it was said in its session (0: unknown)
     source: str
     source_path: str
     recalls: int
@@ -149,6 +150,7 @@ def to_record(
         tags=_strings(meta, "tags", path),
         project=_text(meta, "project"),
         session=_text(meta, "session"),
+        seq=int(_number(meta, "seq", path, 0)),
         source=_text(meta, "source"),
         source_path=_text(meta, "source_path"),
         recalls=int(_number(meta, "recalls", path, 0)),

@@ -53,17 +53,19 @@ def capture_transcript(
     digest = hashlib.sha1(key.encode()).hexdigest()[:16]
     cursors = Cursors(service.vault.state_dir)
     with file_lock(service.vault.state_dir / "locks" / f"transcript-{digest}.lock"):
-        turns, new_offset = read_turns(resolved, cursors.offset(key))
+        offset, last_seq = cursors.position(key)
+        turns, new_offset = read_turns(resolved, offset)
         session = redact(session or next((t.session for t in turns if t.session), resolved.stem))
         cwd = next((t.cwd for t in turns if t.cwd), "")
         project = redact(project or project_for(service.settings["project_override"], cwd))
         pairs = [(t.role, redact(t.text)) for t in turns]  # before any sentence is split
         statements = _statements(service, pairs, [t.timestamp for t in turns])
-        report = capture(service, statements, session, project)
+        first_seq = last_seq + 1  # transcript order, across runs
+        report = capture(service, statements, session, project, first_seq=first_seq)
         now = service.clock()
         if report.total:
             append_daily(service.vault, now, redact(_daily_entry(now, session, project, report)))
-        cursors.advance(key, new_offset, session, format_time(now))
+        cursors.advance(key, new_offset, session, format_time(now), report.next_seq - 1)
     return report
 
 

@@ -34,8 +34,14 @@ class Cursors:
     def offset(self, key: str) -> int:
         return _offset(self.state.read().get(key))
 
-    def advance(self, key: str, offset: int, session: str, updated: str) -> None:
-        entry = {"offset": offset, "session": session, "updated": updated}
+    def position(self, key: str) -> tuple[int, int]:
+        """The transcript's captured byte offset and the last `seq` given out."""
+        entry = self.state.read().get(key)
+        seq = entry.get("seq", 0) if isinstance(entry, dict) else 0
+        return _offset(entry), seq if isinstance(seq, int) and seq >= 0 else 0
+
+    def advance(self, key: str, offset: int, session: str, updated: str, seq: int = 0) -> None:
+        entry = {"offset": offset, "session": session, "updated": updated, "seq": seq}
 
         def change(data: dict[str, Any]) -> None:
             data[key] = entry
@@ -90,7 +96,7 @@ class Cursors:
             except (ValueError, UnicodeDecodeError):
                 continue  # a torn line
             if isinstance(item, dict) and isinstance(item.get("transcript"), str):
-                fields = ("offset", "session", "updated")
+                fields = ("offset", "session", "updated", "seq")
                 found[item["transcript"]] = {k: item.get(k) for k in fields}
         return found
 

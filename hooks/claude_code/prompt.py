@@ -111,6 +111,7 @@ def keyword_answer(
             MemoryConfig.from_settings(settings),
             settings["bm25_saturation"],
             project_for(settings["project_override"], cwd or None) or None,
+            context_weight=settings["context_weight"],
         )
 
     def confirm(ids: list[str]) -> None:

@@ -26,6 +26,7 @@ from hooks.cli import (
     settings,
     sync,
     transfer,
+    usage,
 )
 from hooks.cli.common import Context
 from hooks.cli.errors import HANDLED, to_cli_error
@@ -74,6 +75,7 @@ COMMANDS: tuple[click.Command, ...] = (
     *(notes.daily, notes.weekly, notes.monthly, notes.quarterly, notes.yearly, notes.periodic),
     compaction.compaction,
     ccl.ccl,
+    usage.access_stats,
     settings.config,
 )
 for command in COMMANDS:

@@ -65,7 +65,7 @@ def recall(context: Context, query: str, limit: int, boost_project: str | None,
 @pass_context
 def cold(context: Context, query: str, limit: int, explain: bool, as_json: bool,
          now: datetime | None) -> None:  # fmt: skip
-    """Search only the archive (needs a specific query: similarity >= 0.6).
+    """Search only the archive (needs a specific query: similarity >= cold_bar, 0.34 by default).
 
     Example: vault cold "pytest fixtures instead of setUp/tearDown"
     """

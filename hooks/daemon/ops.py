@@ -7,66 +7,37 @@ on a view of the service at that clock (`MemoryService.at`).
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
-from functools import partial
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from hooks.daemon.housekeeping_ops import HOUSEKEEPING_OPS
 from hooks.daemon.note_ops import NOTE_OPS
-from hooks.daemon.protocol import MAX_PROMPT_CHARS, ProtocolError
+from hooks.daemon.protocol import ProtocolError
+from hooks.daemon.requests import (
+    Args,
+    Json,
+    Reply,
+    Step,
+    optional_text,
+    shown,
+    text_arg,
+    texts_arg,
+)
+from hooks.daemon.usage_ops import note_later, op_access_stats
 from indexer.errors import IndexerError
 from indexer.sync import SyncReport
-from memory.consolidation.patterns import Generalise
 from memory.errors import RecallError
 from memory.recall import RecallOptions
-from memory.results import Associative, Hit, memory_dict
+from memory.results import Associative, Hit
 from memory.service import MemoryService
 from vault.clock import fixed_clock, parse_time
 from vault.errors import VaultError
 
-Args = Mapping[str, object]
-Json = Any  # what json.dumps takes: dicts, lists, strings, numbers
-Step = Callable[[], object]
 # The errors that mean "the request could not be done as asked" (bad input, an
 # unknown id, a broken file, an unusable index). Anything else is a bug.
 EXPECTED_ERRORS = (VaultError, IndexerError, RecallError, ProtocolError)
-
-
-@dataclass(frozen=True)
-class Reply:
-    """A result to send now and work to do after it is sent, in steps: the daemon
-    lets waiting requests in between steps, so a long sweep never holds up a prompt.
-    `idle_steps` is housekeeping the daemon leaves until nobody has asked anything
-    for a while (the daily maintenance: its topic refit alone took 7 s here)."""
-
-    result: Json
-    steps: tuple[Step, ...] = ()
-    idle_steps: tuple[Step, ...] = ()
-
-
-def _text(args: Args, key: str) -> str:
-    value = args.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise RecallError(f"{key} must be a non-empty string")
-    return value
-
-
-def _optional_text(args: Args, key: str, default: str = "") -> str:
-    value = args.get(key)
-    if value is None:
-        return default
-    if not isinstance(value, str):
-        raise RecallError(f"{key} must be a string")
-    return value
-
-
-def _texts(args: Args, key: str) -> list[str]:
-    value = args.get(key) or []
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise RecallError(f"{key} must be a list of strings")
-    return [str(item) for item in value]
 
 
 def _options(args: Args) -> RecallOptions:
@@ -75,15 +46,15 @@ def _options(args: Args) -> RecallOptions:
         raise RecallError("limit must be a whole number")
     return RecallOptions(
         limit=limit,
-        project=_optional_text(args, "project") or None,
-        topic_hint=_optional_text(args, "topic_hint") or None,
-        exclude_topic=_optional_text(args, "exclude_topic") or None,
+        project=optional_text(args, "project") or None,
+        topic_hint=optional_text(args, "topic_hint") or None,
+        exclude_topic=optional_text(args, "exclude_topic") or None,
         reinforce=bool(args.get("reinforce", True)),
         decay=not args.get("no_decay"),
-        signal=_optional_text(args, "signal", "hybrid") or "hybrid",
-        kind=_optional_text(args, "kind") or None,
-        topic=_optional_text(args, "topic") or None,
-        project_filter=_optional_text(args, "project_filter") or None,
+        signal=optional_text(args, "signal", "hybrid") or "hybrid",
+        kind=optional_text(args, "kind") or None,
+        topic=optional_text(args, "topic") or None,
+        project_filter=optional_text(args, "project_filter") or None,
     )
 
 
@@ -95,10 +66,6 @@ def _at_request_clock(service: MemoryService, now: object) -> MemoryService:
         return service.at(fixed_clock(parse_time(now)))
     except ValueError:
         raise RecallError(f"now: {now!r} is not an ISO 8601 time") from None
-
-
-def _shown(service: MemoryService, memory_id: str) -> dict[str, Any]:
-    return memory_dict(*service.show(memory_id))
 
 
 def _promised(hit: Hit, reinforce: bool) -> Hit:
@@ -117,21 +84,24 @@ def _reinforce_later(service: MemoryService, hits: list[Hit], reinforce: bool) -
 
 def op_recall(service: MemoryService, args: Args) -> Reply:
     options = _options(args)
-    hits = service.recall(_text(args, "query"), replace(options, reinforce=False))
+    hits = service.recall(text_arg(args, "query"), replace(options, reinforce=False))
     direct = [h for h in hits if not h.via]  # see-also hits are never reinforced
     result = [(h if h.via else _promised(h, options.reinforce)).to_dict() for h in hits]
-    return Reply(result, _reinforce_later(service, direct, options.reinforce))
+    steps = _reinforce_later(service, direct, options.reinforce)
+    return Reply(result, steps + note_later(service, hits, options.reinforce))
 
 
 def op_recall_associative(service: MemoryService, args: Args) -> Reply:
     options = _options(args)
-    found = service.recall_associative(_text(args, "query"), replace(options, reinforce=False))
+    found = service.recall_associative(text_arg(args, "query"), replace(options, reinforce=False))
     result = Associative(
         [_promised(h, options.reinforce) for h in found.confident],
         found.activated,
         found.see_also,
     )
-    return Reply(result.to_dict(), _reinforce_later(service, found.confident, options.reinforce))
+    steps = _reinforce_later(service, found.confident, options.reinforce)
+    shown = found.confident + found.activated + found.see_also
+    return Reply(result.to_dict(), steps + note_later(service, shown, options.reinforce))
 
 
 def op_prompt_event(service: MemoryService, args: Args) -> Reply:
@@ -139,19 +109,20 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
     line the hook prints (the hook only forwards stdin and prints this)."""
     from hooks.claude_code.project import project_for
     from hooks.claude_code.prompt_answer import answer_prompt, event_fields
+    from hooks.claude_code.prompt_recall import prompt_tiers
 
     fields = event_fields(args.get("event"))
     if fields is None:
         return Reply({"output": ""})
     prompt, session, cwd = fields
     project = project_for(service.settings["project_override"], cwd) or None
-    options = RecallOptions(limit=5, project=project, see_also=False)
     confident: list[Hit] = []
+    shown: list[Hit] = []
 
     def recall() -> dict[str, Any]:
-        query = prompt[:MAX_PROMPT_CHARS]
-        found = service.recall_associative(query, replace(options, reinforce=False))
+        found = prompt_tiers(service, prompt, project)
         confident.extend(found.confident)
+        shown.extend(found.confident + found.activated)
         return Associative([_promised(h, True) for h in found.confident], found.activated).to_dict()
 
     def confirm(ids: list[str]) -> None:
@@ -163,23 +134,25 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
 
     max_chars = int(service.settings["hook_context_chars"])
     output = answer_prompt(service.vault.root, prompt, session, recall, confirm, max_chars)
-    return Reply({"output": output}, _reinforce_later(service, confident, True))
+    steps = _reinforce_later(service, confident, True) + note_later(service, shown)
+    return Reply({"output": output}, steps)
 
 
 def op_tool_event(service: MemoryService, args: Args) -> Reply:
     """A raw PreToolUse / PostToolUseFailure event, answered with the line the tool
     hook prints: memories bearing on the file or command (hooks/claude_code/push.py)."""
-    from hooks.claude_code.project import project_identity
+    from hooks.claude_code.project import project_for
     from hooks.claude_code.push import answer_tool_event
 
     event = args.get("event")
     cwd = event.get("cwd") if isinstance(event, dict) else None
-    project = project_identity(cwd if isinstance(cwd, str) else None) or None
+    override = service.settings["project_override"]
+    project = project_for(override, cwd if isinstance(cwd, str) else None) or None
     return Reply({"output": answer_tool_event(service, event, project)})
 
 
 def op_recall_cold(service: MemoryService, args: Args) -> Reply:
-    hits = service.recall_cold(_text(args, "query"), _options(args).limit)
+    hits = service.recall_cold(text_arg(args, "query"), _options(args).limit)
     return Reply([h.to_dict() for h in hits])
 
 
@@ -187,55 +160,55 @@ def op_recall_cold(service: MemoryService, args: Args) -> Reply:
 
 
 def op_confirm(service: MemoryService, args: Args) -> Reply:
-    return Reply(_shown(service, service.confirm_activation(_text(args, "id")).id))
+    return Reply(shown(service, service.confirm_activation(text_arg(args, "id")).id))
 
 
 def op_reinforce(service: MemoryService, args: Args) -> Reply:
-    return Reply(_shown(service, service.reinforce(_text(args, "id")).id))
+    return Reply(shown(service, service.reinforce(text_arg(args, "id")).id))
 
 
 def op_jot(service: MemoryService, args: Args) -> Reply:
     record = service.jot(
-        _text(args, "text"),
-        topic=_optional_text(args, "topic"),
-        tags=_texts(args, "tags"),
-        project=_optional_text(args, "project"),
-        session=_optional_text(args, "session"),
-        kind=_optional_text(args, "kind", "fact"),
-        source=_optional_text(args, "source", "jot"),
+        text_arg(args, "text"),
+        topic=optional_text(args, "topic"),
+        tags=texts_arg(args, "tags"),
+        project=optional_text(args, "project"),
+        session=optional_text(args, "session"),
+        kind=optional_text(args, "kind", "fact"),
+        source=optional_text(args, "source", "jot"),
     )
-    return Reply(_shown(service, record.id))
+    return Reply(shown(service, record.id))
 
 
 def op_ingest(service: MemoryService, args: Args) -> Reply:
     """`allowed` (folders), when given, are the only places the file may be in
     (the MCP server sends them; the person's own `vault ingest` sends none)."""
-    path = Path(_text(args, "path"))
-    allowed = [Path(folder) for folder in _texts(args, "allowed")] if "allowed" in args else None
+    path = Path(text_arg(args, "path"))
+    allowed = [Path(folder) for folder in texts_arg(args, "allowed")] if "allowed" in args else None
     record = service.ingest(
         path,
-        topic=_optional_text(args, "topic"),
-        tags=_texts(args, "tags"),
-        project=_optional_text(args, "project"),
+        topic=optional_text(args, "topic"),
+        tags=texts_arg(args, "tags"),
+        project=optional_text(args, "project"),
         allowed=allowed,
     )
-    return Reply(_shown(service, record.id))
+    return Reply(shown(service, record.id))
 
 
 def op_forget(service: MemoryService, args: Args) -> Reply:
-    return Reply(_shown(service, service.forget(_text(args, "id")).id))
+    return Reply(shown(service, service.forget(text_arg(args, "id")).id))
 
 
 def op_revive(service: MemoryService, args: Args) -> Reply:
-    return Reply(_shown(service, service.revive_from_cold(_text(args, "id")).id))
+    return Reply(shown(service, service.revive_from_cold(text_arg(args, "id")).id))
 
 
 def op_purge(service: MemoryService, args: Args) -> Reply:
-    return Reply({"path": str(service.purge(_text(args, "id")))})
+    return Reply({"path": str(service.purge(text_arg(args, "id")))})
 
 
 def op_show(service: MemoryService, args: Args) -> Reply:
-    return Reply(_shown(service, _text(args, "id")))
+    return Reply(shown(service, text_arg(args, "id")))
 
 
 # The vault --------------------------------------------------------------------
@@ -249,9 +222,9 @@ def op_prune(service: MemoryService, args: Args) -> Reply:
 
 def op_list(service: MemoryService, args: Args) -> Reply:
     items = service.list_memories(
-        tier=_optional_text(args, "tier") or None,
+        tier=optional_text(args, "tier") or None,
         archived=bool(args.get("archived")),
-        tag=_optional_text(args, "tag") or None,
+        tag=optional_text(args, "tag") or None,
     )
     return Reply([i.to_dict() for i in items])
 
@@ -268,7 +241,7 @@ def op_daily_append(service: MemoryService, args: Args) -> Reply:
     from memory.redact import redact
     from vault.daily import append_daily
 
-    text = redact(_text(args, "text")).strip()
+    text = redact(text_arg(args, "text")).strip()
     now = service.clock()
     append_daily(service.vault, now, f"- {now:%H:%M} {text}")
     return Reply({"file": str(service.vault.daily_dir / f"{now:%Y-%m-%d}.md")})
@@ -312,90 +285,12 @@ def op_sweep_topics(service: MemoryService, args: Args) -> Reply:
     return Reply({"dry_run": dry_run, **service.sweep_topics(dry_run=dry_run).to_dict()})
 
 
-# Consolidation ------------------------------------------------------------------
-
-
-def _generaliser(service: MemoryService) -> Generalise | None:
-    from hooks.claude_code.llm_generalise import generaliser
-
-    return generaliser(service.settings, service.vault.state_dir, os.environ)
-
-
-def op_consolidate(service: MemoryService, args: Args) -> Reply:
-    """A run (a dry run unless `dry_run` is false), `undo` a run, or `list` them.
-    A run asked for by hand is done before the reply; the automatic one comes in
-    steps after a sweep's reply."""
-    if args.get("list"):
-        return Reply({"runs": service.consolidation_runs()})
-    run = _optional_text(args, "undo")
-    if run:
-        undone = service.undo_consolidation(run, force=bool(args.get("force")))
-        return Reply({"undone": undone.run, "restored": undone.restored,
-                      "removed": undone.removed, "forced": undone.forced})  # fmt: skip
-    dry_run = bool(args.get("dry_run", True))  # a dry run never spends on `claude -p`
-    generalise = None if dry_run else _generaliser(service)
-    return Reply(service.consolidate(dry_run, generalise).to_dict())
-
-
-def op_validate(service: MemoryService, args: Args) -> Reply:
-    up = args.get("up")
-    if not isinstance(up, bool):
-        raise RecallError("up must be true (the memory is right) or false (it is wrong)")
-    return Reply(_shown(service, service.validate(_text(args, "id"), up).id))
-
-
-# Claude Code transcripts ------------------------------------------------------
-
-
-def _claude_environ(args: Args) -> dict[str, str]:
-    """The daemon's environment with the caller's Claude config folder."""
-    config_dir = _optional_text(args, "claude_config_dir")
-    return {**os.environ, **({"CLAUDE_CONFIG_DIR": config_dir} if config_dir else {})}
-
-
-def op_capture(service: MemoryService, args: Args) -> Reply:
-    from hooks.claude_code.capture import capture_transcript
-    from hooks.claude_code.config_dir import transcript_folders
-    from vault.source_files import check_source
-
-    path = Path(_text(args, "transcript"))
-    environ = _claude_environ(args)
-    allowed = service.settings["transcripts_allowed"]
-    check_source(path, transcript_folders(environ, allowed), "transcripts_allowed")
-    session, project = _optional_text(args, "session"), _optional_text(args, "project")
-    if args.get("wait"):  # `vault capture`: the person waits for the report
-        report = capture_transcript(service, path, session, project, environ)
-        return Reply({"created": report.created, "reinforced": report.reinforced})
-    capture = partial(capture_transcript, service, path, session, project, environ)
-    return Reply({"queued": str(path)}, (capture,))
-
-
-def op_sweep(service: MemoryService, args: Args) -> Reply:
-    from hooks.claude_code.capture import capture_transcript, pending_transcripts, sweep
-    from memory.consolidation.run import consolidation_steps
-    from memory.maintenance import maintenance_steps
-
-    environ = _claude_environ(args)
-    if args.get("wait"):  # `vault sweep`: the person waits for the report
-        report = sweep(service, environ)
-        done = {"pruned": report.pruned, "consolidated": report.consolidated}
-        return Reply({"captured": report.captured, **done})
-    pending = pending_transcripts(service, environ)
-    steps = tuple(partial(capture_transcript, service, path, environ=environ) for path in pending)
-    consolidating = consolidation_steps(service, _generaliser(service))
-    reply = {"queued": [str(p) for p in pending], "consolidating": bool(consolidating)}
-    # Maintenance and consolidation wait for a quiet daemon (housekeeping).
-    return Reply(reply, steps, (*maintenance_steps(service), *consolidating))
-
-
 def _answered(op: Callable[[MemoryService, Args], Json]) -> Callable[[MemoryService, Args], Reply]:
     """An operation that only answers (no follow-up work) as a Reply maker."""
     return lambda service, args: Reply(op(service, args))
 
 
 OPS: dict[str, Callable[[MemoryService, Args], Reply]] = {
-    "capture": op_capture,
-    "sweep": op_sweep,
     "recall": op_recall,
     "recall_associative": op_recall_associative,
     "prompt_event": op_prompt_event,
@@ -417,8 +312,8 @@ OPS: dict[str, Callable[[MemoryService, Args], Reply]] = {
     "reindex": op_reindex,
     "sweep_links": op_sweep_links,
     "sweep_topics": op_sweep_topics,
-    "consolidate": op_consolidate,
-    "validate": op_validate,
+    "access_stats": _answered(op_access_stats),
+    **HOUSEKEEPING_OPS,
     **{name: _answered(op) for name, op in NOTE_OPS.items()},
 }
 # Run by the daemon outside its work lock: they take it in turns themselves.

@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 from hooks.daemon.auto_sync import AutoSync
-from hooks.daemon.ops import EXPECTED_ERRORS, UNLOCKED_OPS, Reply, Step, dispatch_reply
+from hooks.daemon.ops import EXPECTED_ERRORS, UNLOCKED_OPS, dispatch_reply
 from hooks.daemon.process import release_free_memory, rss_bytes, setup_logging
 from hooks.daemon.protocol import (
     RAW_REPLY_OPS,
@@ -41,6 +41,7 @@ from hooks.daemon.protocol import (
     socket_path,
     starting_path,
 )
+from hooks.daemon.requests import Reply, Step
 from indexer.index import VaultIndex
 from indexer.minilm import serving_embedder
 from indexer.watch import Changes, VaultWatcher

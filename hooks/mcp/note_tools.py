@@ -1,5 +1,7 @@
 """The MCP tools for daily logs and periodic notes: the same daemon operations
-as `vault daily` and `vault weekly|monthly|quarterly|yearly|periodic`."""
+as `vault daily` and `vault weekly|monthly|quarterly|yearly|periodic`, and
+`access_stats` (`vault access-stats`: what periodic links and appearances in
+results add to each memory's ranking)."""
 
 from __future__ import annotations
 
@@ -40,3 +42,9 @@ def add_note_tools(server: MCPServer, backend: Caller) -> None:
         threads, with [[id]] links to memories. Hand-written text is kept."""
         args = {"level": level, "period": period or None}
         return dict(backend.call("periodic_synthesize", args))
+
+    @server.tool()
+    def access_stats() -> dict[str, Any]:
+        """Per memory: appearances in results within the window (retrieval boost),
+        the periodic levels linking it (consolidation bonus), evergreen, salience."""
+        return {"memories": list(backend.call("access_stats", {}))}

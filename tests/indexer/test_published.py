@@ -183,3 +183,23 @@ def test_an_index_from_before_generations_is_adopted_without_a_rebuild(
     assert reopened.stats()["rebuilds"] == 0
     assert reopened.search("queue worker 2", k=1)[0].cosine > 0.5
     reopened.close()
+
+
+def test_an_index_of_an_older_schema_is_rebuilt_by_the_next_writer(
+    seeded: MemoryService,
+) -> None:
+    import sqlite3
+
+    seeded.index.close()
+    db = sqlite3.connect(seeded.index.catalog_path)
+    db.execute("UPDATE meta SET value = '5' WHERE key = 'schema_version'")
+    db.commit()
+    db.close()
+    reader = VaultIndex(seeded.vault, seeded.settings, embedder=seeded.index.embedder)
+    with pytest.raises(CorruptIndexError, match="has schema 5"):
+        reader.search("queue worker")  # a reader reports it and changes nothing
+    report = reader.sync()
+    assert report.added  # the writer rebuilt it from the files
+    assert reader.search("queue worker")
+    assert any("rebuilding" in notice for notice in reader.events.notices)
+    reader.close()

@@ -8,7 +8,7 @@ import pytest
 
 from memory.recall import RecallOptions
 from memory.service import MemoryService
-from tests.conftest import FakeClock
+from tests.conftest import FakeClock, ServiceFactory
 from vault.links import link_targets
 
 pytestmark = pytest.mark.model
@@ -144,10 +144,12 @@ def test_associative_recall_lists_see_also_separately(service: MemoryService) ->
 
 
 def test_what_came_next_in_the_session_comes_along(
-    service: MemoryService, clock: FakeClock
+    make_service: ServiceFactory, clock: FakeClock
 ) -> None:
     """Temporal association: the memory said right after a hit in the same session
-    joins as see-also, even though it shares no words with the query."""
+    joins as see-also, even though it shares no words with the query (the words
+    said around a memory are switched off here, or it would match by them)."""
+    service = make_service(VAULT_CONTEXT_WEIGHT="0", VAULT_SESSION_COSINE="0")
     said = clock.now + timedelta(minutes=1)  # captured later, said a minute after
     question = service.jot("Why did the nightly export job fail again?", session="s1")
     clock.advance(minutes=5)

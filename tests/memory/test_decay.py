@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 
 from memory.config import MemoryConfig
 from memory.decay import days_until, reinforce, strength
-from memory.recall_tiers import classify
+from memory.recall_tiers import classify, why
 
 CONFIG = MemoryConfig.default()
 
@@ -64,4 +64,19 @@ def test_reinforcement_never_lowers_stability_unless_consolidating(s: float, tie
     ],
 )
 def test_tiers(similarity: float, strength_: float, expected: str | None) -> None:
-    assert classify(similarity, strength_, 1.0, CONFIG) == expected
+    assert classify(similarity, strength_, 1.0, CONFIG, cosine=0.6) == expected
+
+
+@pytest.mark.parametrize(
+    ("cosine", "expected", "explained"),
+    [
+        (CONFIG.confident_cosine, "confident", ">= confident bar"),
+        (CONFIG.confident_cosine - 0.01, "activated", "only might be related"),
+        (0.0, "activated", "only might be related"),  # keywords alone (no model) hedge
+    ],
+)
+def test_confident_needs_meaning_not_only_shared_words(
+    cosine: float, expected: str, explained: str
+) -> None:
+    assert classify(0.5, 0.9, 1.0, CONFIG, cosine=cosine) == expected
+    assert explained in why(0.5, 0.9, 1.0, CONFIG, cosine=cosine)

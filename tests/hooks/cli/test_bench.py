@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,17 +18,21 @@ MEMORIES = [
     ("c1:D2:1", "Ana: We drove to the coast and surfed all weekend.", "2023-09-10T09:00:00"),
     ("c1:D2:2", "Ben: I started learning the cello in August.", "2023-09-10T09:02:00"),
 ]
+OTHER_CONVERSATION = [  # a foreign vault for c1's questions: other people, other talk
+    ("c2:D1:1", "Joe: The quarterly tax forms are due next Tuesday.", "2023-06-01T08:00:00"),
+    ("c2:D1:2", "Kim: I repainted the kitchen a pale yellow.", "2023-06-01T08:01:00"),
+]
 QUERIES = [
     ("What is the name of Ana's cat?", ["c1:D1:1"], 4),
     ("Which instrument is Ben learning?", ["c1:D2:2"], 4),
 ]
 
 
-def write(folder: Path) -> None:
+def write(folder: Path, memories: list[tuple[str, str, str]] = MEMORIES) -> None:
     folder.mkdir()
     with (folder / "memories.jsonl").open("w") as handle:
-        for memory_id, text, stamp in MEMORIES:
-            session = "c1:S" + memory_id.split(":")[1][1:]
+        for memory_id, text, stamp in memories:
+            session = memory_id.split(":")[0] + ":S" + memory_id.split(":")[1][1:]
             handle.write(
                 json.dumps(
                     {
@@ -35,7 +40,7 @@ def write(folder: Path) -> None:
                         "text": text,
                         "session": session,
                         "timestamp": stamp,
-                        "conv": "c1",
+                        "conv": memory_id.split(":")[0],
                     }
                 )
                 + "\n"
@@ -56,17 +61,24 @@ def write(folder: Path) -> None:
             )
 
 
-def test_bench_reports_metrics_with_and_without_decay(tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    write(data)
+def bench(data: Path, *options: str) -> dict[str, Any]:
     result = subprocess.run(
-        [sys.executable, "-m", "hooks.cli", "bench", "retrieval", "--data", str(data), "--json"],
+        [sys.executable, "-m", "hooks.cli", "bench", "retrieval", "--data", str(data), "--json",
+         *options],
         capture_output=True,
         text=True,
         timeout=300,
-    )
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout)
+    report: dict[str, Any] = json.loads(result.stdout)
+    return report
+
+
+def test_bench_reports_metrics_with_and_without_decay(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    write(data)
+    report = bench(data, "--path", "rank")
+    assert "hook" not in report or not report["hook"]
     static = next(r for r in report["results"] if not r["decay"])
     assert static["questions"] == 2
     assert static["overall"]["R@10"] == 1.0
@@ -74,6 +86,28 @@ def test_bench_reports_metrics_with_and_without_decay(tmp_path: Path) -> None:
     decayed = next(r for r in report["results"] if r["decay"])
     # The cat memory is four months older than `now`: with decay it is hidden.
     assert decayed["overall"]["R@10"] == 0.5
+
+
+def test_the_hook_path_is_the_default_and_asks_every_vault(tmp_path: Path) -> None:
+    """What the prompt hook injects, in the question's own vault and in the other
+    conversation's; the curve re-tiers the same searches under other bars."""
+    data = tmp_path / "data"
+    write(data, MEMORIES + OTHER_CONVERSATION)
+    report = bench(data)
+    assert report["results"] == []  # no ranking unless asked for
+    hook = report["hook"]["hybrid"]
+    own, foreign = hook["own"], hook["foreign"]
+    assert own["questions"] == 2
+    assert own["injected_recall"] == 1.0  # Pixel and the cello are injected
+    assert 1 <= own["memories"] <= 5
+    assert 0 < own["chars"] <= 2000
+    assert foreign["questions"] == 2  # c1's two questions in c2's vault (c2 has none)
+    assert foreign["with_confident"] == 0.0  # tax forms and paint mean nothing to them
+    bars = [point["confident_cosine"] for point in hook["curve"]]
+    assert bars == sorted(bars)
+    assert bars[0] == 0.0
+    lenient, strict = hook["curve"][0], hook["curve"][-1]
+    assert lenient["with_confident"] >= strict["with_confident"]
 
 
 def test_bench_refuses_a_folder_without_the_files(tmp_path: Path) -> None:

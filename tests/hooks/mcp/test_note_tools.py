@@ -44,6 +44,7 @@ async def test_notes_over_stdio(vault: Vault) -> None:
         assert loaded["notes"] == [week]
         assert "shipped auth" in loaded["text"]
         assert "we decided to pin ruff in CI" in loaded["text"]
+        assert await call(c, "access_stats") == {"memories": []}  # nothing linked or shown
         bad = await c.call_tool("periodic_append", {"level": "daily", "text": "x"})
         assert bad.is_error
         assert "level must be one of weekly" in bad.content[0].text

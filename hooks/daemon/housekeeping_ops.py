@@ -1,0 +1,97 @@
+"""The daemon's housekeeping operations: capture from Claude Code's transcripts,
+the sweep (capture left-behind transcripts, then maintenance and consolidation
+when the daemon is quiet), and consolidation and validation asked for by hand."""
+
+from __future__ import annotations
+
+import os
+from functools import partial
+from pathlib import Path
+
+from hooks.daemon.requests import Args, Reply, optional_text, shown, text_arg
+from memory.consolidation.patterns import Generalise
+from memory.errors import RecallError
+from memory.service import MemoryService
+
+# Consolidation ------------------------------------------------------------------
+
+
+def _generaliser(service: MemoryService) -> Generalise | None:
+    from hooks.claude_code.llm_generalise import generaliser
+
+    return generaliser(service.settings, service.vault.state_dir, os.environ)
+
+
+def op_consolidate(service: MemoryService, args: Args) -> Reply:
+    """A run (a dry run unless `dry_run` is false), `undo` a run, or `list` them.
+    A run asked for by hand is done before the reply; the automatic one comes in
+    steps after a sweep's reply."""
+    if args.get("list"):
+        return Reply({"runs": service.consolidation_runs()})
+    run = optional_text(args, "undo")
+    if run:
+        undone = service.undo_consolidation(run, force=bool(args.get("force")))
+        return Reply({"undone": undone.run, "restored": undone.restored,
+                      "removed": undone.removed, "forced": undone.forced})  # fmt: skip
+    dry_run = bool(args.get("dry_run", True))  # a dry run never spends on `claude -p`
+    generalise = None if dry_run else _generaliser(service)
+    return Reply(service.consolidate(dry_run, generalise).to_dict())
+
+
+def op_validate(service: MemoryService, args: Args) -> Reply:
+    up = args.get("up")
+    if not isinstance(up, bool):
+        raise RecallError("up must be true (the memory is right) or false (it is wrong)")
+    return Reply(shown(service, service.validate(text_arg(args, "id"), up).id))
+
+
+# Claude Code transcripts ------------------------------------------------------
+
+
+def _claude_environ(args: Args) -> dict[str, str]:
+    """The daemon's environment with the caller's Claude config folder."""
+    config_dir = optional_text(args, "claude_config_dir")
+    return {**os.environ, **({"CLAUDE_CONFIG_DIR": config_dir} if config_dir else {})}
+
+
+def op_capture(service: MemoryService, args: Args) -> Reply:
+    from hooks.claude_code.capture import capture_transcript
+    from hooks.claude_code.config_dir import transcript_folders
+    from vault.source_files import check_source
+
+    path = Path(text_arg(args, "transcript"))
+    environ = _claude_environ(args)
+    allowed = service.settings["transcripts_allowed"]
+    check_source(path, transcript_folders(environ, allowed), "transcripts_allowed")
+    session, project = optional_text(args, "session"), optional_text(args, "project")
+    if args.get("wait"):  # `vault capture`: the person waits for the report
+        report = capture_transcript(service, path, session, project, environ)
+        return Reply({"created": report.created, "reinforced": report.reinforced})
+    capture = partial(capture_transcript, service, path, session, project, environ)
+    return Reply({"queued": str(path)}, (capture,))
+
+
+def op_sweep(service: MemoryService, args: Args) -> Reply:
+    from hooks.claude_code.capture import capture_transcript, pending_transcripts, sweep
+    from memory.consolidation.run import consolidation_steps
+    from memory.maintenance import maintenance_steps
+
+    environ = _claude_environ(args)
+    if args.get("wait"):  # `vault sweep`: the person waits for the report
+        report = sweep(service, environ)
+        done = {"pruned": report.pruned, "consolidated": report.consolidated}
+        return Reply({"captured": report.captured, **done})
+    pending = pending_transcripts(service, environ)
+    steps = tuple(partial(capture_transcript, service, path, environ=environ) for path in pending)
+    consolidating = consolidation_steps(service, _generaliser(service))
+    reply = {"queued": [str(p) for p in pending], "consolidating": bool(consolidating)}
+    # Maintenance and consolidation wait for a quiet daemon (housekeeping).
+    return Reply(reply, steps, (*maintenance_steps(service), *consolidating))
+
+
+HOUSEKEEPING_OPS = {
+    "capture": op_capture,
+    "sweep": op_sweep,
+    "consolidate": op_consolidate,
+    "validate": op_validate,
+}

@@ -1,0 +1,124 @@
+"""The hook path of `vault bench retrieval`: what the prompt hook would inject
+for each question, in its own conversation's vault and in the others' (whatever
+is injected there is noise), and the same search re-tiered under other
+confident-cosine bars (the calibration curve). The hook hands in its own recall
+options and renderer (`HookPath`), so this measures its code, not a copy.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from memory.recall import RecallOptions, associative_tiers, candidates
+from memory.results import Associative
+from memory.service import MemoryService
+
+CURVE_BARS = (0.0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+
+
+@dataclass(frozen=True)
+class HookPath:
+    """How the prompt hook recalls (options, the prompt as a query) and what it
+    injects for a recall (the text and the ids of the memories in it)."""
+
+    options: RecallOptions
+    query: Callable[[str], str]
+    render: Callable[[Associative], tuple[str, list[str]]]
+
+
+@dataclass(frozen=True)
+class Injection:
+    shown: list[str]
+    confident: list[str]  # the shown memories stated as confident
+    chars: int
+
+
+# A question's injection at the service's own bars (key None) and at each curve bar.
+Injections = dict[float | None, Injection]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question asked in its own conversation's vault."""
+
+    category: str
+    relevant: set[str]
+    at: Injections
+
+
+@dataclass
+class HookTally:
+    own: list[Asked] = field(default_factory=list)
+    foreign: list[Injections] = field(default_factory=list)  # noise, whatever it is
+
+
+def inject(service: MemoryService, hook: HookPath, query: str) -> Injections:
+    """What the hook injects for `query`, at each bar, from one search."""
+    matches = candidates(service, hook.query(query), hook.options)
+    found: Injections = {}
+    for bar in (None, *CURVE_BARS):
+        view = service if bar is None else service.with_config(
+            replace(service.config, confident_cosine=bar)
+        )  # fmt: skip
+        tiers = associative_tiers(view, matches, hook.options)
+        text, shown = hook.render(tiers)
+        confident = {hit.id for hit in tiers.confident}
+        found[bar] = Injection(shown, [m for m in shown if m in confident], len(text))
+    return found
+
+
+def summary(tally: HookTally) -> dict[str, Any]:
+    own = [asked.at[None] for asked in tally.own]
+    foreign = [row[None] for row in tally.foreign]
+    by_category: dict[str, list[float]] = defaultdict(list)
+    for asked in tally.own:
+        by_category[asked.category].append(_recall(asked.at[None], asked.relevant))
+    return {
+        "own": {
+            **_own_figures(tally.own, None),
+            "memories": _mean([len(i.shown) for i in own]),
+            "chars": _mean([i.chars for i in own]),
+            "with_any": _mean([bool(i.shown) for i in own]),
+            "by_category": {c: _mean(v) for c, v in sorted(by_category.items())},
+        },
+        "foreign": {
+            "questions": len(foreign),
+            "with_confident": _mean([bool(i.confident) for i in foreign]),
+            "with_any": _mean([bool(i.shown) for i in foreign]),
+            "memories": _mean([len(i.shown) for i in foreign]),
+        },
+        "curve": [
+            {
+                "confident_cosine": bar,
+                **_own_figures(tally.own, bar),
+                "foreign_with_confident": _mean([bool(r[bar].confident) for r in tally.foreign]),
+            }
+            for bar in CURVE_BARS
+        ],
+    }
+
+
+def _own_figures(rows: list[Asked], bar: float | None) -> dict[str, Any]:
+    shown = [(asked.at[bar], asked.relevant) for asked in rows]
+    confident = [m in relevant for i, relevant in shown for m in i.confident]
+    return {
+        "questions": len(rows),
+        "injected_recall": _mean([_recall(i, relevant) for i, relevant in shown]),
+        "injected_precision": _mean(
+            [sum(m in relevant for m in i.shown) / len(i.shown) for i, relevant in shown if i.shown]
+        ),
+        "with_confident": _mean([bool(i.confident) for i, _ in shown]),
+        "confident_precision": _mean(confident),
+    }
+
+
+def _recall(injection: Injection, relevant: set[str]) -> float:
+    return len(set(injection.shown) & relevant) / len(relevant) if relevant else 0.0
+
+
+def _mean(values: list[float] | list[bool] | list[int]) -> float:
+    return round(statistics.fmean(values), 3) if values else 0.0
