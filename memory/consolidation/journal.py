@@ -106,7 +106,7 @@ def list_runs(vault: Vault) -> list[dict[str, Any]]:
             found.append({
                 "run": data.get("run", path.stem), "started": data.get("started"),
                 "finished": data.get("finished"), "undone": data.get("undone"),
-                "actions": len(data.get("actions", [])), "files": len(data["files"]),
+                "actions": len(data.get("actions", [])), "files": _changed(data["files"]),
             })  # fmt: skip
     return found
 
@@ -168,3 +168,14 @@ def _restore(vault: Vault, entry: dict[str, Any], report: UndoReport) -> None:
 def exists_in_vault(vault: Vault, memory_id: str) -> bool:
     name = f"{memory_id}.md"
     return any(os.path.exists(folder / name) for folder in (vault.memories_dir, vault.archive_dir))
+
+
+def _changed(files: list[Any]) -> int:
+    """How many files a run changed (it also writes down the archive twin of each
+    file it might move; one that neither existed nor came to exist is no change)."""
+    return sum(
+        1
+        for entry in files
+        if isinstance(entry, dict)
+        and (entry.get("before") is not None or entry.get("after_sha256") is not None)
+    )

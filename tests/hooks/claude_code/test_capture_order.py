@@ -23,8 +23,13 @@ def append_turns(path: Path, texts: list[str], start: int) -> None:
             handle.write(json.dumps(line) + "\n")
 
 
-def test_seq_follows_the_transcript_across_captures(service: MemoryService, tmp_path: Path) -> None:
-    path = tmp_path / "s1.jsonl"
+def test_seq_follows_the_transcript_across_captures(
+    service: MemoryService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    folder = tmp_path / "claude" / "projects" / "-nowhere"
+    folder.mkdir(parents=True)
+    path = folder / "s1.jsonl"  # where Claude Code keeps transcripts: the only place read
     append_turns(path, ["We decided to use Postgres for the billing service.",
                         "From now on, always run the migrations with Alembic."], 0)  # fmt: skip
     first = capture_transcript(service, path)
