@@ -45,6 +45,7 @@ from indexer.index import VaultIndex
 from indexer.minilm import serving_embedder
 from indexer.watch import Changes, VaultWatcher
 from memory.service import MemoryService
+from vault.atomic import remove_orphan_temp_files
 from vault.config import Settings
 from vault.layout import Vault
 
@@ -111,6 +112,9 @@ class Daemon:
         """Everything a first request would otherwise pay for: the model and its
         first encode, the catalog and FAISS, a sync, the watcher."""
         self.service.require_vault()
+        removed = remove_orphan_temp_files(self.vault.root)
+        if removed:
+            log.info("removed %d temp files of writers that were stopped", removed)
         index = self.service.index
         index.embedder.encode(["warm up"])
         report = self.service.on_files_changed()
