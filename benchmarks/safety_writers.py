@@ -207,12 +207,22 @@ def reindex_under_load(
         for role, count in (("writer", writers), ("reader", readers))
         for n in range(count)
     ]
-    rebuilt = vault_cli(vault.root, "reindex", "--full")
-    for loader in loaders[:writers]:
-        loader.wait(timeout=3600)
-    stop_file.touch()
-    calls = [tuple(map(int, p.communicate(timeout=600)[0].split())) for p in loaders]
-    stop_daemon(vault.root, process)
+    try:
+        rebuilt = vault_cli(vault.root, "reindex", "--full")
+        for loader in loaders[:writers]:
+            loader.wait(timeout=3600)
+        stop_file.touch()
+        # the last line: calls and failures (jot prints ids before it)
+        calls = [
+            tuple(map(int, p.communicate(timeout=600)[0].splitlines()[-1].split())) for p in loaders
+        ]
+    finally:
+        stop_file.touch()
+        for loader in loaders:
+            if loader.poll() is None:  # only after a failure above
+                loader.kill()
+                loader.communicate()
+        stop_daemon(vault.root, process)
     next_run = vault_cli(vault.root, "reindex")
     index = VaultIndex(vault, load_settings(vault.config_path, {}), embedder=embedder)  # type: ignore[arg-type]
     not_found = []

@@ -36,9 +36,9 @@ def test_writers_lose_nothing_while_the_daemon_stops_and_starts(
     vault: Vault, embedder: SentenceTransformerEmbedder
 ) -> None:
     indexed(vault, embedder, 3)
-    result = reinforcers(vault, writers=3, each=25, mode="toggle", period=1.0)
+    result = reinforcers(vault, writers=3, each=15, mode="toggle", period=1.0)
     assert result.toggles >= 2  # the daemon was up, then down, during the run
-    assert result.succeeded + result.failed == 75
+    assert result.succeeded + result.failed == 45
     assert (result.lost, result.clean) == (0, True), result
 
 
@@ -46,9 +46,9 @@ def test_sigkills_leave_whole_files_and_the_next_start_recovers(
     vault: Vault, embedder: SentenceTransformerEmbedder
 ) -> None:
     indexed(vault, embedder, 20)
-    result = kill_rounds(vault, kills=9, daemon_share=1 / 9)
+    result = kill_rounds(vault, kills=7, daemon_share=1 / 7)
     assert result.kills["daemon"] == 1
-    assert sum(result.kills.values()) == 9
+    assert sum(result.kills.values()) == 7
     assert result.unparsable == set()
     assert result.duplicates == set()
     assert result.temp_after_start == 0
@@ -59,10 +59,10 @@ def test_sigkills_leave_whole_files_and_the_next_start_recovers(
 def test_reindex_full_under_readers_and_writers_finds_every_memory(
     vault: Vault, embedder: SentenceTransformerEmbedder
 ) -> None:
-    indexed(vault, embedder, 60)
-    result = reindex_under_load(vault, embedder, readers=2, writers=2, jots=3, daemon=True)
+    indexed(vault, embedder, 40)
+    result = reindex_under_load(vault, embedder, readers=2, writers=2, jots=2, daemon=True)
     assert result.rebuilt.startswith("Rebuilt:"), result.rebuilt
-    assert (result.writes, result.failed, result.memories) == (6, 0, 66)
+    assert (result.writes, result.failed, result.memories) == (4, 0, 44)
     assert result.reads > 0
     assert result.not_found == []
     assert result.next_run.startswith("Synced: 0 added, 0 re-embedded"), result.next_run
@@ -76,11 +76,11 @@ def test_fuzzed_hook_payloads_exit_0_in_time_and_write_nothing_outside(
     indexed(vault, embedder, 5)
     place = FuzzPlace(tmp_path / "fuzz", vault.root)
     place.create(TRANSCRIPT)
-    result = fuzz_hooks(place, calls=60)
+    result = fuzz_hooks(place, calls=40)
     from hooks.daemon.control import stop
 
     stop(vault)  # a capture hook may have started one
-    assert result.calls == 60
+    assert result.calls == 40
     assert result.failures == []
     assert result.outside_changes == []
     assert inspect(vault).clean
