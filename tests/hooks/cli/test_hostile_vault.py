@@ -56,8 +56,10 @@ def test_hostile_files_survive_the_daemon_the_sweeps_and_the_cli(
         if path.is_file() and not path.is_symlink():
             assert b"root:x:0:0" not in path.read_bytes(), path  # never read into the vault
     bom = (vault.memories_dir / "bom.md").read_bytes()
-    assert bom.startswith(BOM + b"---\n") and bom.count(b"---\n") == 2
+    assert bom.startswith(BOM + b"---\n")
+    assert bom.count(b"---\n") == 2
     crlf = (vault.memories_dir / "crlf.md").read_bytes()
-    assert b"confirmations: 1" in crlf and b"\n" not in crlf.replace(b"\r\n", b"")
+    assert b"confirmations: 1" in crlf
+    assert b"\n" not in crlf.replace(b"\r\n", b"")
     keys = (vault.memories_dir / "keys.md").read_text()
     assert "# why this note exists\nmine: {a: 1}  # inline\n" in keys
