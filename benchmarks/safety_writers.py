@@ -27,17 +27,17 @@ REINFORCER = textwrap.dedent(
     import json, sys
     from hooks.cli.main import main
     vault, ids, count, offset = sys.argv[1], sys.argv[2].split(","), *map(int, sys.argv[3:5])
-    done, failed = {}, 0
+    done, failed, errors = {}, 0, []
     for i in range(count):
         memory_id = ids[(i + offset) % len(ids)]
         try:
             main(["--vault", vault, "reinforce", memory_id], standalone_mode=False)
         except BaseException as exc:
             failed += 1
-            print(repr(exc)[:300], file=sys.stderr)
+            errors.append(repr(exc)[:200])
             continue
         done[memory_id] = done.get(memory_id, 0) + 1
-    print(json.dumps({"done": done, "failed": failed}))
+    print(json.dumps({"done": done, "failed": failed, "errors": errors[:3]}))
     """
 )
 
@@ -58,6 +58,7 @@ def write_memories(vault: Vault, count: int, prefix: str = "runbook") -> list[st
 class WritersResult:
     succeeded: int
     failed: int
+    errors: list[str]  # what the failed calls said (a few)
     lost: int  # successful reinforcements the files do not count
     extra: int  # counted but reported failed (the daemon stopped after doing it)
     toggles: int
@@ -107,11 +108,12 @@ def reinforcers(vault: Vault, writers: int, each: int, mode: str, period: float)
         for n in range(writers)
     ]
     done: dict[str, int] = {}
-    failed = 0
+    failed, errors = 0, []
     for worker in workers:
         out, _ = worker.communicate(timeout=3600)
         report = json.loads(out.strip().splitlines()[-1])
         failed += report["failed"]
+        errors += report["errors"]
         for memory_id, count in report["done"].items():
             done[memory_id] = done.get(memory_id, 0) + count
     seconds = time.monotonic() - started
@@ -124,7 +126,15 @@ def reinforcers(vault: Vault, writers: int, each: int, mode: str, period: float)
     health = inspect(vault)
     clean = health.clean and health.files == len(ids)
     return WritersResult(
-        sum(done.values()), failed, lost, extra, toggles, health.summary(), clean, seconds
+        sum(done.values()),
+        failed,
+        errors[:5],
+        lost,
+        extra,
+        toggles,
+        health.summary(),
+        clean,
+        seconds,
     )
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from hooks.daemon.auto_sync import AutoSync
 from hooks.daemon.ops import EXPECTED_ERRORS, UNLOCKED_OPS, Reply, Step, dispatch_reply
-from hooks.daemon.process import release_free_memory, rss_bytes, setup_logging
+from hooks.daemon.process import clean_temp_files, release_free_memory, rss_bytes, setup_logging
 from hooks.daemon.protocol import (
     RAW_REPLY_OPS,
     ProtocolError,
@@ -45,7 +45,6 @@ from indexer.index import VaultIndex
 from indexer.minilm import serving_embedder
 from indexer.watch import Changes, VaultWatcher
 from memory.service import MemoryService
-from vault.atomic import remove_orphan_temp_files
 from vault.config import Settings
 from vault.layout import Vault
 
@@ -112,9 +111,7 @@ class Daemon:
         """Everything a first request would otherwise pay for: the model and its
         first encode, the catalog and FAISS, a sync, the watcher."""
         self.service.require_vault()
-        removed = remove_orphan_temp_files(self.vault.root)
-        if removed:
-            log.info("removed %d temp files of writers that were stopped", removed)
+        clean_temp_files(self.vault.root)
         index = self.service.index
         index.embedder.encode(["warm up"])
         report = self.service.on_files_changed()
