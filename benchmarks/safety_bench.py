@@ -50,7 +50,7 @@ def writers_section(work: Path, embedder: object, args: argparse.Namespace) -> N
         print(
             f"daemon {mode}: {r.succeeded} reinforcements counted by their writers, "
             f"{r.lost} lost, {r.extra} done but reported failed, {r.failed} failed, "
-            f"{r.toggles} daemon starts+stops; files: {r.health}; "
+            f"{r.toggles} daemon starts+stops; failures said {r.errors}; files: {r.health}; "
             f"{r.seconds:.0f} s ({r.succeeded / max(r.seconds, 1e-9):.1f}/s)"
         )
     print("bar: 16 writers, 5,200 operations, daemon up and down: nothing lost")
