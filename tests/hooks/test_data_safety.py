@@ -46,9 +46,9 @@ def test_sigkills_leave_whole_files_and_the_next_start_recovers(
     vault: Vault, embedder: SentenceTransformerEmbedder
 ) -> None:
     indexed(vault, embedder, 20)
-    result = kill_rounds(vault, kills=7, daemon_share=1 / 7)
+    result = kill_rounds(vault, kills=5, daemon_share=1 / 5)
     assert result.kills["daemon"] == 1
-    assert sum(result.kills.values()) == 7
+    assert sum(result.kills.values()) == 5
     assert result.unparsable == set()
     assert result.duplicates == set()
     assert result.temp_after_start == 0
@@ -76,11 +76,11 @@ def test_fuzzed_hook_payloads_exit_0_in_time_and_write_nothing_outside(
     indexed(vault, embedder, 5)
     place = FuzzPlace(tmp_path / "fuzz", vault.root)
     place.create(TRANSCRIPT)
-    result = fuzz_hooks(place, calls=40)
+    result = fuzz_hooks(place, calls=30)
     from hooks.daemon.control import stop
 
     stop(vault)  # a capture hook may have started one
-    assert result.calls == 40
+    assert result.calls == 30
     assert result.failures == []
     assert result.outside_changes == []
     assert inspect(vault).clean
