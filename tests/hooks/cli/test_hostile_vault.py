@@ -43,6 +43,9 @@ def test_hostile_files_survive_the_daemon_the_sweeps_and_the_cli(
             result = vault_cli(vault.root, *command)
             assert result.returncode == 0, (command, result.stderr)
             assert "Traceback" not in result.stderr
+        status = vault_cli(vault.root, "status")
+        assert "memories/link.md: a symbolic link" in status.stdout  # reported
+        assert "memories/yaml.md: YAML does not parse" in status.stdout
         for name in ("huge", "binary"):
             assert vault_cli(vault.root, "confirm", name).returncode == 3
     finally:
