@@ -193,6 +193,8 @@ def kill_rounds(vault: Vault, kills: int, daemon_share: float, seed: int = 13) -
         health = inspect(vault, temp_files_count=False)
         result.unparsable.update(health.unparsable)
         result.duplicates.update(health.duplicate_ids)
+        if (round_no + 1) % 100 == 0:
+            print(f"  {round_no + 1} kills, {time.monotonic() - began:.0f} s", flush=True)
     client.starting_path_clear(vault.root)
     after_the_kills(vault, result)
     result.seconds = time.monotonic() - began
