@@ -23,7 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.safety_checks import index_healthy, inspect, start_daemon, vault_cli
+from benchmarks.safety_checks import (
+    index_healthy,
+    inspect,
+    start_daemon,
+    stop_daemon,
+    vault_cli,
+)
 from hooks.daemon import client
 from vault.layout import Vault
 
@@ -196,6 +202,9 @@ def kill_rounds(vault: Vault, kills: int, daemon_share: float, seed: int = 13) -
         if (round_no + 1) % 100 == 0:
             print(f"  {round_no + 1} kills, {time.monotonic() - began:.0f} s", flush=True)
     client.starting_path_clear(vault.root)
-    after_the_kills(vault, result)
+    try:
+        after_the_kills(vault, result)
+    finally:
+        stop_daemon(vault.root, None)  # the prompt hook may have started one
     result.seconds = time.monotonic() - began
     return result
