@@ -59,7 +59,7 @@ def writers_section(work: Path, embedder: object, args: argparse.Namespace) -> N
 def kills_section(work: Path, embedder: object, args: argparse.Namespace) -> None:
     print(f"\n## {args.kills} SIGKILLs ({args.daemon_share:.0%} of them the daemon)")
     vault = indexed_vault(work / "kills", 60, embedder)
-    r = kill_rounds(vault, args.kills, args.daemon_share)
+    r = kill_rounds(vault, args.kills, args.daemon_share, seed=args.seed)
     print(f"kills: {dict(r.kills)} in {r.seconds:.0f} s")
     print(
         f"partial or corrupt Markdown files seen after any kill: {len(r.unparsable)} "
@@ -95,7 +95,7 @@ def fuzz_section(work: Path, embedder: object, args: argparse.Namespace) -> None
     vault = indexed_vault(work / "fuzz" / "vault", 30, embedder)
     place = FuzzPlace(work / "fuzz", vault.root)
     place.create(TRANSCRIPT)
-    r = fuzz_hooks(place, args.fuzz)
+    r = fuzz_hooks(place, args.fuzz, seed=args.seed)
     stop_daemon(vault.root, None)  # capture hooks may have started one
     print(
         f"{r.calls} hook runs in {r.wall:.0f} s: {len(r.failures)} failures "
@@ -136,6 +136,7 @@ def main() -> None:
     parser.add_argument("--jots", type=int, default=10)
     parser.add_argument("--reindex-memories", type=int, default=500)
     parser.add_argument("--fuzz", type=int, default=10000)
+    parser.add_argument("--seed", type=int, default=13, help="for the kills' and fuzz's choices")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from indexer.minilm import MiniLMEmbedder
