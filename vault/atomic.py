@@ -1,8 +1,9 @@
 """Atomic file writes and inter-process locks. A write fills a unique temp file
 in the target's folder, fsyncs it, renames it over the target and fsyncs the
 folder: a reader sees the old file or the new one, and the rename survives a
-crash. A new file gets the mode the umask gives; a replaced one keeps its mode.
-Locks are advisory `flock`s shared by every memory-vault process.
+crash. A writer holds a flock on its temp file, so the next start removes the
+temp files of killed writers and never a live one's. A new file gets the mode the
+umask gives; a replaced one keeps its mode. Locks are advisory `flock`s.
 """
 
 from __future__ import annotations
@@ -10,8 +11,11 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+TEMP_NAME = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")
 
 
 def atomic_replace(path: Path, write: Callable[[str], None], mode: int | None = None) -> None:
@@ -20,7 +24,7 @@ def atomic_replace(path: Path, write: Callable[[str], None], mode: int | None = 
     the folder is fsynced too. `mode` defaults to the old file's, else to what
     the umask leaves of 0666 (the kernel applies it when the temp file is made)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _new_temp_file(path)
+    tmp, held = _new_temp_file(path)
     try:
         write(tmp)
         fsync_path(tmp)
@@ -34,19 +38,56 @@ def atomic_replace(path: Path, write: Callable[[str], None], mode: int | None = 
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    finally:
+        os.close(held)  # releases the temp file's flock
     fsync_path(path.parent)
 
 
-def _new_temp_file(path: Path) -> str:
+def _new_temp_file(path: Path) -> tuple[str, int]:
     """A new empty file beside `path`, created 0666 minus the umask (mkstemp
-    would force 0600, and reading the umask back is not thread-safe)."""
+    would force 0600, and reading the umask back is not thread-safe), and an
+    open descriptor holding its flock while the write lasts."""
     while True:
         tmp = os.path.join(path.parent, f".{path.name}.{os.urandom(6).hex()}.tmp")
         try:
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666))
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
         except FileExistsError:
             continue
-        return tmp
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if os.fstat(fd).st_nlink > 0:  # not removed by a cleaner before the lock
+            return tmp, fd
+        os.close(fd)
+
+
+def remove_orphan_temp_files(root: Path) -> int:
+    """Delete our temp files (any depth under `root`, outside .git) whose writer
+    is gone: one whose flock can be taken has no live writer. Returns the count."""
+    removed = 0
+    for dirpath, folders, names in os.walk(root):
+        folders[:] = [name for name in folders if name != ".git"]
+        for name in names:
+            if TEMP_NAME.match(name):
+                removed += _remove_if_unlocked(os.path.join(dirpath, name))
+    return removed
+
+
+def _remove_if_unlocked(path: str) -> int:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return 0
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return 0
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return 0
+    finally:
+        os.close(fd)
+    return 1
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from hooks.cli.errors import CliError, from_daemon
+from vault.atomic import remove_orphan_temp_files
 from vault.clock import Clock, fixed_clock, parse_time, utc_now
 from vault.config import load_settings
 from vault.layout import Vault
@@ -48,6 +49,8 @@ class Context:
         owned_elsewhere = vault.exists() and daemon_pid(vault.root) is not None
         service = MemoryService(vault, settings, clock=clock, auto_sync=not owned_elsewhere)
         service.require_vault()
+        if not owned_elsewhere:  # else the daemon cleaned up when it started
+            remove_orphan_temp_files(vault.root)
         return service
 
     def ask_daemon(

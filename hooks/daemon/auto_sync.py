@@ -72,6 +72,17 @@ class AutoSync:
             and now - last_request >= self.quiet
         )
 
+    def start_if_due(self, last_request: float, busy: bool, after_pull: Callable[[], None]) -> None:
+        """When `due`, sync in a thread; `after_pull` runs when the sync brought changes."""
+        if self.due(last_request, busy):
+
+            def sync_then_index() -> None:
+                result = self.run()
+                if result is not None and result.pulled:
+                    after_pull()
+
+            threading.Thread(target=sync_then_index, name="vault-auto-sync", daemon=True).start()
+
     def run(self) -> git_sync.SyncResult | None:
         """One sync; None when another is running, the vault is not a repository,
         or git failed (logged; the next interval retries)."""

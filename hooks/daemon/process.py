@@ -1,5 +1,6 @@
 """The daemon process's surroundings: its log file, its resident memory, and
-handing freed memory back to the system after the warm-up."""
+handing freed memory back to the system after the warm-up, and removing temp
+files that writers killed mid-write left behind."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import logging.handlers
 from pathlib import Path
 
 from hooks.daemon.protocol import log_path, private_dir
+from vault.atomic import remove_orphan_temp_files
 
 
 def release_free_memory() -> None:
@@ -35,3 +37,10 @@ def setup_logging(root: Path) -> None:
     root_logger = logging.getLogger()
     root_logger.addHandler(handler)
     root_logger.setLevel(logging.INFO)
+
+
+def clean_temp_files(root: Path) -> None:
+    """At start: temp files of writers killed mid-write (their flock is free)."""
+    removed = remove_orphan_temp_files(root)
+    if removed:
+        logging.getLogger("memory_vault.daemon").info("removed %d orphan temp files", removed)

@@ -25,7 +25,7 @@ from typing import Any
 
 from hooks.daemon.auto_sync import AutoSync
 from hooks.daemon.ops import EXPECTED_ERRORS, UNLOCKED_OPS, dispatch_reply
-from hooks.daemon.process import release_free_memory, rss_bytes, setup_logging
+from hooks.daemon.process import clean_temp_files, release_free_memory, rss_bytes, setup_logging
 from hooks.daemon.protocol import (
     RAW_REPLY_OPS,
     ProtocolError,
@@ -112,6 +112,7 @@ class Daemon:
         """Everything a first request would otherwise pay for: the model and its
         first encode, the catalog and FAISS, a sync, the watcher."""
         self.service.require_vault()
+        clean_temp_files(self.vault.root)
         index = self.service.index
         index.embedder.encode(["warm up"])
         report = self.service.on_files_changed()
@@ -191,15 +192,13 @@ class Daemon:
         return server
 
     def _maybe_auto_sync(self) -> None:
-        if self._ready.is_set() and self.auto_sync.due(self.last_request, self._work.locked()):
-            threading.Thread(target=self._auto_sync, name="vault-auto-sync", daemon=True).start()
+        if self._ready.is_set():
+            self.auto_sync.start_if_due(self.last_request, self._work.locked(), self._after_pull)
 
-    def _auto_sync(self) -> None:
-        result = self.auto_sync.run()
-        if result is not None and result.pulled:
-            with self._work:  # the watcher may have applied them already: then a no-op
-                report = self.service.sync()
-            log.info("index after automatic sync: %s", report.summary())
+    def _after_pull(self) -> None:
+        with self._work:  # the watcher may have applied them already: then a no-op
+            report = self.service.sync()
+        log.info("index after automatic sync: %s", report.summary())
 
     def shutdown(self) -> None:
         if self._watcher is not None:

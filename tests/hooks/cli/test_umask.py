@@ -1,4 +1,6 @@
-"""Memories are private notes: a `vault jot` run under umask 077 writes 0600."""
+"""Memories are private notes: under umask 077 every file `vault` creates in
+the vault (a jot, the daily log, state and index files) is 0600, each written
+by a real CLI process."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import sys
 from pathlib import Path
 
 
-def test_vault_jot_under_umask_077_writes_0600(tmp_path: Path) -> None:
+def test_files_created_under_umask_077_are_0600(tmp_path: Path) -> None:
     def private() -> None:
         os.umask(0o077)
 
@@ -23,3 +25,10 @@ def test_vault_jot_under_umask_077_writes_0600(tmp_path: Path) -> None:
     assert jotted.returncode == 0, jotted.stderr
     memory = tmp_path / "vault" / "memories" / f"{jotted.stdout.strip()}.md"
     assert stat.S_IMODE(memory.stat().st_mode) == 0o600
+    appended = vault_cli("daily", "--append", "shipped the fix")
+    assert appended.returncode == 0, appended.stderr
+    created = [p for p in (tmp_path / "vault").rglob("*") if p.is_file()]
+    assert {"memories", "daily", ".index"} <= {p.parent.name for p in created}
+    loose = {str(p): oct(stat.S_IMODE(p.stat().st_mode)) for p in created
+             if stat.S_IMODE(p.stat().st_mode) & 0o077}  # fmt: skip
+    assert loose == {}
