@@ -40,7 +40,8 @@ class Cursors:
         seq = entry.get("seq", 0) if isinstance(entry, dict) else 0
         return _offset(entry), seq if isinstance(seq, int) and seq >= 0 else 0
 
-    def advance(self, key: str, offset: int, session: str, updated: str, seq: int = 0) -> None:
+    def advance(self, key: str, offset: int, session: str, updated: str, seq: int) -> None:
+        """Record the transcript read up to `offset`, the last `seq` given out in it."""
         entry = {"offset": offset, "session": session, "updated": updated, "seq": seq}
 
         def change(data: dict[str, Any]) -> None:

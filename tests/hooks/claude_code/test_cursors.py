@@ -13,7 +13,7 @@ def advanced(state: Path, count: int) -> Cursors:
     cursors = Cursors(state)
     for number in range(count):
         cursors.advance(f"/claude/projects/-a/t{number}.jsonl", 100 * (number + 1), f"s{number}",
-                        "2026-01-01T09:00:00Z")  # fmt: skip
+                        "2026-01-01T09:00:00Z", number)  # fmt: skip
     return cursors
 
 
@@ -48,7 +48,7 @@ def test_the_journal_is_compacted_when_large(tmp_path: Path, monkeypatch) -> Non
     monkeypatch.setattr("hooks.claude_code.cursors.JOURNAL_MAX_BYTES", 2000)
     cursors = advanced(tmp_path, 3)
     for offset in range(200, 260):
-        cursors.advance("/claude/projects/-a/t0.jsonl", offset, "s0", "2026-01-01T09:00:00Z")
+        cursors.advance("/claude/projects/-a/t0.jsonl", offset, "s0", "2026-01-01T09:00:00Z", 0)
     lines = (tmp_path / "captured.jsonl").read_text().splitlines()
     assert len(lines) < 30
     assert cursors.offsets()["/claude/projects/-a/t0.jsonl"] == 259

@@ -4,7 +4,6 @@ write, and `vault reindex --full` is the daemon's own work. Real processes."""
 from __future__ import annotations
 
 import os
-import sqlite3
 import subprocess
 import sys
 import time
@@ -13,16 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.safety_writers import catalog_meta, write_memories
 from hooks.daemon import client
 from indexer.embedder import SentenceTransformerEmbedder
 from indexer.index import VaultIndex
 from tests.hooks.daemon.test_daemon import serve, stop
-from vault import frontmatter
 from vault.config import load_settings
 from vault.layout import Vault
 
 pytestmark = pytest.mark.model
-SERVICES = "billing search email export import audit payroll reports alerts backups".split()
 TRANSCRIPT = Path(__file__).parents[2] / "fixtures" / "transcript_sample.jsonl"
 
 
@@ -31,24 +29,6 @@ def cli(vault: Vault, *args: str, **extra: object) -> subprocess.CompletedProces
         [sys.executable, "-m", "hooks.cli", "--vault", str(vault.root), *args],
         capture_output=True, text=True, timeout=300, **extra,  # type: ignore[call-overload]
     )  # fmt: skip
-
-
-def catalog_meta(vault: Vault, key: str) -> str | None:
-    db = sqlite3.connect(f"file:{vault.index_dir / 'meta.sqlite'}?mode=ro", uri=True)
-    try:
-        row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-    finally:
-        db.close()
-    return None if row is None else str(row[0])
-
-
-def write_memories(vault: Vault, count: int) -> None:
-    """Files as a person (or a pull) would drop them in, without links."""
-    for i in range(count):
-        name = SERVICES[i % len(SERVICES)]
-        meta = {"id": f"runbook-{i:04d}", "created": "2026-01-01T09:00:00Z", "tier": "episodic"}
-        body = f"Runbook {i}: when the {name} queue stalls past {i} jobs, restart worker {i}.\n"
-        (vault.memories_dir / f"runbook-{i:04d}.md").write_text(frontmatter.render(meta, body))
 
 
 def daemon_over(vault: Vault, embedder: SentenceTransformerEmbedder, count: int) -> Iterator[Vault]:
