@@ -52,6 +52,8 @@ ROW_FIELDS = (
     "confirmations", "salience", "links", "filed", "confidence", "superseded_by", "evergreen",
     "seq",
 )  # fmt: skip
+_ARCHIVED, _EVERGREEN = ROW_FIELDS.index("archived"), ROW_FIELDS.index("evergreen")
+_TAGS, _LINKS = ROW_FIELDS.index("tags"), ROW_FIELDS.index("links")
 
 
 @dataclass(frozen=True)
@@ -84,20 +86,35 @@ class ManifestRow:
 
     @classmethod
     def from_sql(cls, row: sqlite3.Row) -> ManifestRow:
-        values = dict(zip(ROW_FIELDS, tuple(row), strict=True))
-        values["archived"] = bool(values["archived"])
-        values["evergreen"] = bool(values["evergreen"])
-        values["tags"] = _strings(values["tags"])
-        values["links"] = _strings(values["links"])
-        return cls(**values)
+        values = list(row)  # in ROW_FIELDS order; ranking reads ~100 rows per query
+        values[_ARCHIVED] = bool(values[_ARCHIVED])
+        values[_EVERGREEN] = bool(values[_EVERGREEN])
+        values[_TAGS] = _strings(values[_TAGS])
+        values[_LINKS] = _strings(values[_LINKS])
+        return cls(*values)
 
     def to_sql(self) -> tuple[object, ...]:
         values = [getattr(self, f) for f in ROW_FIELDS]
-        values[ROW_FIELDS.index("archived")] = int(self.archived)
-        values[ROW_FIELDS.index("evergreen")] = int(self.evergreen)
-        values[ROW_FIELDS.index("tags")] = json.dumps(list(self.tags))
-        values[ROW_FIELDS.index("links")] = json.dumps(list(self.links))
+        values[_ARCHIVED] = int(self.archived)
+        values[_EVERGREEN] = int(self.evergreen)
+        values[_TAGS] = json.dumps(list(self.tags))
+        values[_LINKS] = json.dumps(list(self.links))
         return tuple(values)
+
+
+# Parsed rows by their stored values: ranking reads the same ~100 rows per query,
+# and a row's values decide it wholly (a changed memory is a new key).
+_PARSED: dict[tuple[object, ...], ManifestRow] = {}
+_PARSED_MAX = 4096  # a few queries' worth; cleared when full
+
+
+def _parsed(row: tuple[object, ...]) -> ManifestRow:
+    found = _PARSED.get(row)
+    if found is None:
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        found = _PARSED[row] = ManifestRow.from_sql(row)
+    return found
 
 
 def _strings(text: str) -> tuple[str, ...]:
@@ -193,7 +210,7 @@ class Catalog:
     def _select(self, where: str = "", args: Iterable[object] = ()) -> Iterator[ManifestRow]:
         sql = f"SELECT {', '.join(ROW_FIELDS)} FROM memories {where}"
         for row in self.db.execute(sql, tuple(args)):
-            yield ManifestRow.from_sql(row)
+            yield _parsed(row)
 
     def row(self, memory_id: str) -> ManifestRow | None:
         return next(self._select("WHERE id = ?", (memory_id,)), None)
@@ -278,10 +295,32 @@ class Catalog:
             found.update((str(m), (str(b), str(a))) for m, b, a in self.db.execute(sql, part))
         return found
 
+    def session_neighbours(
+        self, memory_ids: Iterable[str], window: int
+    ) -> dict[str, list[tuple[str, int]]]:
+        """For each memory, those of its session up to `window` places before or
+        after it, with their offset (-1: just before, 1: just after), in the
+        order they were said; walks `session_order`, one query per step."""
+        found: dict[str, list[tuple[str, int]]] = {m: [] for m in memory_ids}
+        ends = {m: (m, m) for m in found}  # the walk's current first and last memory
+        for step in range(1, window + 1):
+            order = self.session_order({e for pair in ends.values() for e in pair if e})
+            for memory_id, (first, last) in ends.items():
+                before = order.get(first, ("", ""))[0] if first else ""
+                after = order.get(last, ("", ""))[1] if last else ""
+                if before:
+                    found[memory_id].insert(0, (before, -step))
+                if after:
+                    found[memory_id].append((after, step))
+                ends[memory_id] = (before, after)
+        return found
+
     def body(self, memory_id: str) -> str:
-        sql = "SELECT body FROM fts WHERE rowid = ?"
-        row = self.db.execute(sql, (text_rowid(memory_id),)).fetchone()
-        return "" if row is None else str(row[0])
+        return self.bodies([memory_id]).get(memory_id, "")
+
+    def bodies(self, memory_ids: Iterable[str]) -> dict[str, str]:
+        """The body of each memory found, by id."""
+        return {m: body for m, (body, _) in self._fts_rows(list(memory_ids)).items()}
 
     def delete(self, memory_id: str) -> list[int]:
         """Forget a memory; returns its vector ids for the vector store."""

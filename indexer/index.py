@@ -186,22 +186,24 @@ class VaultIndex:
         with self.published.catalog_only() as catalog:
             return catalog.rows_for(memory_ids)
 
-    def session_neighbours(self, row: ManifestRow, window: int) -> list[tuple[str, int]]:
-        """Memories of the same session up to `window` places before or after
-        `row`, with their offset (-1: the one just before, 1: just after)."""
-        if not row.session or window < 1:
-            return []
+    def session_neighbours(
+        self, rows: Iterable[ManifestRow], window: int
+    ) -> dict[str, list[tuple[str, int]]]:
+        """For each row, the memories of its session up to `window` places before
+        or after it, with their offset (-1: the one just before, 1: just after)."""
+        ids = [row.id for row in rows if row.session]
+        if not ids or window < 1:
+            return {}
         with self.published.catalog_only() as catalog:
-            ids = catalog.session_ids(row.session)
-        if row.id not in ids:
-            return []
-        at = ids.index(row.id)
-        start = max(0, at - window)
-        return [(m, n - at) for n, m in enumerate(ids[start : at + window + 1], start) if n != at]
+            return catalog.session_neighbours(ids, window)
 
     def body(self, memory_id: str) -> str:
         with self.published.catalog_only() as catalog:
             return catalog.body(memory_id)
+
+    def bodies(self, memory_ids: Iterable[str]) -> dict[str, str]:
+        with self.published.catalog_only() as catalog:
+            return catalog.bodies(memory_ids)
 
     def problems(self) -> list[tuple[str, str]]:
         with self.published.catalog_only() as catalog:
@@ -232,8 +234,8 @@ class VaultIndex:
         )
         cosines_of = partial(memory_cosines, catalog, vectors, query=query_vector)
         best_cosine.update(cosines_of([m for m in keyword if m not in best_cosine]))
-        around = neighbour_cosines(catalog, best_cosine, cosines_of)
         share = self.settings["session_cosine"]
+        around = neighbour_cosines(catalog, best_cosine, cosines_of) if share > 0 else {}
         cosine = {m: blend(c, around.get(m, 0.0), share) for m, c in best_cosine.items()}
         fused = {
             memory_id: fuse(cosine.get(memory_id, 0.0), keyword.get(memory_id, 0.0), self.weights)

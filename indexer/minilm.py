@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 HEADS = 12
+QKV = ("query", "key", "value")
 LAYER_NORM_EPS = 1e-12
 # erf by Abramowitz & Stegun 7.1.26 (absolute error <= 1.5e-7, below float32's step)
 ERF_P = 0.3275911
@@ -110,7 +111,23 @@ def load_model(path: str) -> tuple[dict[str, np.ndarray], object]:
         name: np.ascontiguousarray(value.T) if _is_linear(name, value) else value
         for name, value in raw.items()
     }
-    return weights, tokenizer
+    return _fuse_attention(weights), tokenizer
+
+
+def _fuse_attention(weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """One projection per layer for query, key and value (one pass over the
+    input instead of three), the query pre-scaled by 1/sqrt(head size)."""
+    import numpy as np
+
+    layer = 0
+    while (prefix := f"encoder.layer.{layer}.attention.self.") + "query.weight" in weights:
+        scale = np.float32(1 / np.sqrt(weights[prefix + "query.weight"].shape[1] // HEADS))
+        for part in ("weight", "bias"):
+            query, key, value = (weights.pop(f"{prefix}{n}.{part}") for n in QKV)
+            fused = np.concatenate([query * scale, key, value], axis=-1)
+            weights[f"{prefix}qkv.{part}"] = np.ascontiguousarray(fused)
+        layer += 1
+    return weights
 
 
 def _is_linear(name: str, value: np.ndarray) -> bool:
@@ -142,7 +159,7 @@ def forward(weights: dict[str, np.ndarray], ids: np.ndarray, mask: np.ndarray) -
     x = _layer_norm(hidden, weights, "embeddings.LayerNorm")
     padding = ((1.0 - mask) * np.float32(-1e30))[:, None, None, :]
     layer = 0
-    while f"encoder.layer.{layer}.attention.self.query.weight" in weights:
+    while f"encoder.layer.{layer}.attention.self.qkv.weight" in weights:
         x = _layer(weights, f"encoder.layer.{layer}.", x, padding, (batch, width))
         layer += 1
     tokens = x.reshape(batch, width, -1) * mask[:, :, None]
@@ -162,13 +179,11 @@ def _layer(
 
     batch, width = shape
     size = x.shape[1] // HEADS
-
-    def heads(name: str) -> np.ndarray:
-        projected = _linear(weights, prefix + f"attention.self.{name}", x)
-        return projected.reshape(batch, width, HEADS, size).transpose(0, 2, 1, 3)
-
-    query, key, value = heads("query"), heads("key"), heads("value")
-    scores = (query * np.float32(1 / np.sqrt(size))) @ key.transpose(0, 1, 3, 2)
+    qkv = _linear(weights, prefix + "attention.self.qkv", x).reshape(batch, width, 3, HEADS, size)
+    query = qkv[:, :, 0].transpose(0, 2, 1, 3)  # (batch, head, token, size), pre-scaled
+    key = qkv[:, :, 1].transpose(0, 2, 3, 1)  # (batch, head, size, token)
+    value = qkv[:, :, 2].transpose(0, 2, 1, 3)
+    scores = query @ key
     scores += padding
     scores -= scores.max(axis=-1, keepdims=True)
     np.exp(scores, out=scores)

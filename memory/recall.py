@@ -6,6 +6,7 @@ may be reinforced; see-also memories (spreading activation) never are.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -58,7 +59,8 @@ def recall(service: ServiceContext, query: str, options: RecallOptions | None = 
         ranked.append(Scored(score(candidate.similarity, current, boost), current, candidate))
     ranked.sort(key=lambda item: item.score, reverse=True)
     chosen = _with_see_also(service, ranked, opts, now)
-    hits = [_scored_hit(service, item, opts, now, "recall") for item in chosen]
+    texts = service.index.bodies(item.id for item in chosen)
+    hits = [_scored_hit(service, item, opts, now, "recall", texts) for item in chosen]
     if opts.reinforce:  # only direct hits are reinforced, never see-also
         reinforced = {h.id: h for h in reinforce_hits(service, [h for h in hits if not h.via])}
         hits = [reinforced.get(h.id, h) if not h.via else h for h in hits]
@@ -108,14 +110,14 @@ def associative_tiers(
     for label, items in tiers.items():
         items.sort(key=lambda item: (item[0], item[1]), reverse=True)
         shown[label] = [item for _, _, item in items[: opts.limit]]
+    shown_hits = shown["confident"] + shown["activated"]
+    found = _spread(service, shown_hits, opts, now) if opts.see_also else []  # best first
+    texts = service.index.bodies(item.id for item in shown_hits + found)
     best = {
-        label: [_hit(service, item.candidate, item.strength, opts, now, label) for item in items]
+        label: [_scored_hit(service, item, opts, now, label, texts) for item in items]
         for label, items in shown.items()
     }
-    shown_hits = shown["confident"] + shown["activated"]
-    found = _spread(service, shown_hits, opts, now) if opts.see_also else []
-    found.sort(key=lambda item: item.score, reverse=True)
-    see_also = [_scored_hit(service, item, opts, now, "see-also") for item in found[: opts.limit]]
+    see_also = [_scored_hit(service, item, opts, now, "see-also", texts) for item in found]
     chosen = reinforce_hits(service, best["confident"]) if opts.reinforce else best["confident"]
     return Associative(chosen, best["activated"], see_also)
 
@@ -124,13 +126,18 @@ def recall_cold(service: ServiceContext, query: str, limit: int = 5) -> list[Hit
     """Search only the archive, with the stricter cold bar on similarity alone."""
     opts = RecallOptions(limit=limit, reinforce=False)
     now = service.clock()
-    hits = [
-        _hit(service, c, service.strength_of(c.row, now), opts, now, "cold")
-        for c in candidates(service, query, opts, archived=True)
+    found = [
+        c for c in candidates(service, query, opts, archived=True)
         if c.similarity >= service.config.cold_bar
+    ]  # fmt: skip
+    found.sort(key=lambda c: c.similarity, reverse=True)
+    texts = service.index.bodies(c.row.id for c in found[:limit])
+    return [
+        _hit(
+            service, c, service.strength_of(c.row, now), opts, now, "cold", texts.get(c.row.id, "")
+        )
+        for c in found[:limit]
     ]
-    hits.sort(key=lambda h: h.similarity, reverse=True)
-    return hits[:limit]
 
 
 def candidates(
@@ -198,14 +205,15 @@ def _spread(
         current = service.strength_of(row, now) if opts.decay else 1.0
         return current if current >= service.config.retrieval_floor else None
 
-    return spread(hits, service.index, service.config, admit)
+    return spread(hits, service.index, service.config, admit, opts.limit)
 
 
 def _scored_hit(
-    service: ServiceContext, item: Scored, opts: RecallOptions, now: datetime, label: str
-) -> Hit:
+    service: ServiceContext, item: Scored, opts: RecallOptions, now: datetime, label: str,
+    texts: Mapping[str, str],
+) -> Hit:  # fmt: skip
     label = "see-also" if item.via else label
-    hit = _hit(service, item.candidate, item.strength, opts, now, label)
+    hit = _hit(service, item.candidate, item.strength, opts, now, label, texts.get(item.id, ""))
     if not item.via:
         return hit
     return replace(hit, score=item.score, via=item.via, reason=item.note)
@@ -218,13 +226,14 @@ def _hit(
     opts: RecallOptions,
     now: datetime,
     label: str,
+    text: str,
 ) -> Hit:
     row = candidate.row
     boost = _boost(service, row, opts, now)
     explained = why(candidate.similarity, current, boost, service.config, cosine=candidate.cosine)
     return Hit(
         id=row.id,
-        text=service.index.body(row.id).strip(),
+        text=text.strip(),
         path=row.path,
         tier=row.tier,
         kind=row.kind,

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from indexer.embedder import Embedder, SentenceTransformerEmbedder
+from indexer.embedder import Embedder
 from indexer.index import VaultIndex
+from indexer.minilm import serving_embedder
 from indexer.sync import Progress
 from memory.evaluation import scores
 from memory.hook_eval import Asked, HookPath, HookTally, inject, summary
@@ -121,7 +122,8 @@ def run(
     conversation's vault (at its last timestamp) first;
     `progress(done, total)` hears after each conversation and mode."""
     memories, queries = load(data)
-    embedder = embedder or SentenceTransformerEmbedder()
+    # the encoder the daemon serves recall with (numpy MiniLM for the bundled model)
+    embedder = embedder or serving_embedder(load_settings(None, environ or {})["model"])
     tally = _Tally()
     conversations = sorted(memories)
     with tempfile.TemporaryDirectory(prefix="vault-bench-") as tmp:

@@ -44,34 +44,46 @@ def spread(
     index: VaultIndex,
     config: MemoryConfig,
     admit: Callable[[ManifestRow], float | None],
+    limit: int,
 ) -> list[Scored]:
-    """The see-also memories of `hits` (not themselves hits). `admit` gives a
-    memory's strength, or None to leave it out (archived, excluded, too weak)."""
+    """The best `limit` see-also memories of `hits` (not themselves hits), best
+    first. `admit` gives a memory's strength, or None to leave it out (archived,
+    excluded, too weak). Rows are read best share first, only as far as needed."""
     shares: dict[str, tuple[float, Scored, str]] = {}
     taken = {item.id for item in hits}
     temporal = config.session_spread > 0 or config.session_back_spread > 0
+    around = (
+        index.session_neighbours([item.candidate.row for item in hits], config.session_window)
+        if temporal
+        else {}
+    )
     for item in hits:
         hit_row = item.candidate.row
         sources = [(t, config.link_spread, "linked from") for t in link_targets(hit_row.links)]
-        if temporal:
-            sources += [
-                (target, session_share(config, offset), "same session as")
-                for target, offset in index.session_neighbours(hit_row, config.session_window)
-            ]
+        sources += [
+            (target, session_share(config, offset), "same session as")
+            for target, offset in around.get(hit_row.id, [])
+        ]
         for target, share, relation in sources:
             if share <= 0 or target in taken:
                 continue
             value = item.score * share
             if value > shares.get(target, (-1.0, item, ""))[0]:
                 shares[target] = (value, item, relation)
-    rows = index.rows_for(shares) if shares else {}
-    found = []
-    for target, (value, parent, relation) in shares.items():
-        row = rows.get(target)
-        current = admit(row) if row is not None else None
-        if row is None or current is None:
-            continue
-        candidate = Candidate(row, parent.candidate.similarity, 0.0, 0.0)
-        note = f"see also: {relation} {parent.id} ({value / parent.score:.2f} x its score)"
-        found.append(Scored(value, current, candidate, via=parent.id, note=note))
+    order = sorted(shares, key=lambda target: shares[target][0], reverse=True)
+    found: list[Scored] = []
+    step = max(limit, 1)
+    for start in range(0, len(order), step):
+        rows = index.rows_for(order[start : start + step])
+        for target in order[start : start + step]:
+            row = rows.get(target)
+            current = admit(row) if row is not None else None
+            if row is None or current is None:
+                continue
+            value, parent, relation = shares[target]
+            candidate = Candidate(row, parent.candidate.similarity, 0.0, 0.0)
+            note = f"see also: {relation} {parent.id} ({value / parent.score:.2f} x its score)"
+            found.append(Scored(value, current, candidate, via=parent.id, note=note))
+            if len(found) == limit:
+                return found
     return found

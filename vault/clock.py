@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, date, datetime
+from functools import lru_cache
 
 Clock = Callable[[], datetime]
 
@@ -28,12 +29,20 @@ def parse_time(value: object) -> datetime:
     elif isinstance(value, date):
         parsed = datetime(value.year, value.month, value.day)
     elif isinstance(value, str):
-        text = value.strip()
-        if text.endswith(("Z", "z")):
-            text = text[:-1] + "+00:00"
-        parsed = datetime.fromisoformat(text)
+        return _parse_text(value)
     else:
         raise ValueError(f"not a timestamp: {value!r}")
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC)
+
+
+@lru_cache(maxsize=8192)  # ranking parses the same manifest timestamps on every query
+def _parse_text(value: str) -> datetime:
+    text = value.strip()
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    parsed = datetime.fromisoformat(text)
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     return parsed.astimezone(UTC)
