@@ -230,7 +230,7 @@ class VaultIndex:
             if memory_id is not None and score > best_cosine.get(memory_id, -1.0):
                 best_cosine[memory_id] = score
         keyword = keyword_scores(
-            catalog, query, pool * 4, self.settings["context_weight"], self.weights.bm25_saturation
+            catalog, query, pool * 2, self.settings["context_weight"], self.weights.bm25_saturation
         )
         cosines_of = partial(memory_cosines, catalog, vectors, query=query_vector)
         best_cosine.update(cosines_of([m for m in keyword if m not in best_cosine]))

@@ -211,3 +211,22 @@ def test_long_note_is_chunked_and_scores_by_its_best_chunk(
     assert best.row.id == record.id
     whole, asked = service.index.embedder.encode([note.read_text(), query])
     assert best.cosine > float(whole @ asked) + 0.1  # the best chunk beats the whole text
+
+
+def test_a_manifest_row_reads_back_as_written_field_for_field() -> None:
+    """Rows are parsed by position: every field must land where it was written."""
+    from dataclasses import fields
+
+    from indexer.catalog import ROW_FIELDS, ManifestRow, _parsed
+
+    row = ManifestRow(
+        id="m1", path="notes/m1.md", archived=True, mtime_ns=11, size=12, body_hash="h",
+        created="2026-01-01T00:00:00Z", last_access="2026-01-02T00:00:00Z", stability=3.5,
+        tier="semantic", kind="decision", topic="t", tags=("a", "b"), project="p",
+        session="s", source="src", recalls=4, confirmations=5, salience=0.25,
+        links=("m2",), filed="auto", confidence=0.75, superseded_by="m9", evergreen=True,
+        seq=7,
+    )  # fmt: skip
+    assert tuple(f.name for f in fields(ManifestRow)) == ROW_FIELDS
+    assert ManifestRow.from_sql(row.to_sql()) == row
+    assert _parsed(row.to_sql()) is _parsed(row.to_sql())  # one parse per stored value

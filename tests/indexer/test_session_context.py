@@ -63,6 +63,11 @@ def test_order_within_a_session_is_created_then_seq_and_context_follows_it(
     second = service.jot("Second: the batch disk was full.", session="s1", seq=2, created=said)
     assert catalog.session_ids("s1") == [first.id, second.id, third.id]
     assert catalog.session_order([second.id]) == {second.id: (first.id, third.id)}
+    rows = service.index.rows_for([first.id, second.id])
+    assert service.index.session_neighbours(rows.values(), 2) == {  # what see-also walks
+        first.id: [(second.id, 1), (third.id, 2)],
+        second.id: [(first.id, -1), (third.id, 1)],
+    }
     contexts = {m: context for m, _, context in catalog.session_texts("s1")}
     assert (
         contexts[first.id] == "Second: the batch disk was full. Third: the fix shipped on Friday."
