@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from indexer.catalog_reader import relevance_sql
 from indexer.errors import CorruptIndexError
@@ -85,7 +86,7 @@ class ManifestRow:
     seq: int = 0
 
     @classmethod
-    def from_sql(cls, row: sqlite3.Row) -> ManifestRow:
+    def from_sql(cls, row: Sequence[Any]) -> ManifestRow:
         values = list(row)  # in ROW_FIELDS order; ranking reads ~100 rows per query
         values[_ARCHIVED] = bool(values[_ARCHIVED])
         values[_EVERGREEN] = bool(values[_EVERGREEN])
@@ -104,11 +105,11 @@ class ManifestRow:
 
 # Parsed rows by their stored values: ranking reads the same ~100 rows per query,
 # and a row's values decide it wholly (a changed memory is a new key).
-_PARSED: dict[tuple[object, ...], ManifestRow] = {}
+_PARSED: dict[tuple[Any, ...], ManifestRow] = {}
 _PARSED_MAX = 4096  # a few queries' worth; cleared when full
 
 
-def _parsed(row: tuple[object, ...]) -> ManifestRow:
+def _parsed(row: tuple[Any, ...]) -> ManifestRow:
     found = _PARSED.get(row)
     if found is None:
         if len(_PARSED) >= _PARSED_MAX:
