@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -45,16 +46,24 @@ def take_shown(root: Path, session: str) -> list[str]:
 
     shown = data.get(session)
     JsonState(path).update(lambda current: current.pop(session, None))
+    if isinstance(shown, dict):
+        shown = shown.get("ids")
     return [str(i) for i in shown] if isinstance(shown, list) else []
+
+
+def _shown_at(entry: object) -> float:
+    """When an entry was recorded (entries of older versions: never)."""
+    at = entry.get("at") if isinstance(entry, dict) else None
+    return float(at) if isinstance(at, int | float) else 0.0
 
 
 def remember_shown(root: Path, session: str, ids: list[str]) -> None:
     from vault.state import JsonState
 
     def put(current: dict[str, Any]) -> None:
-        current[session] = ids
-        while len(current) > 200:  # old sessions' entries
-            current.pop(next(iter(current)))
+        current[session] = {"ids": ids, "at": time.time()}
+        while len(current) > 200:  # the oldest sessions' entries (the file's keys are sorted)
+            current.pop(min(current, key=lambda s: _shown_at(current[s])))
 
     JsonState(_state_path(root)).update(put)
 
