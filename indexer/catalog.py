@@ -296,26 +296,6 @@ class Catalog:
             found.update((str(m), (str(b), str(a))) for m, b, a in self.db.execute(sql, part))
         return found
 
-    def session_neighbours(
-        self, memory_ids: Iterable[str], window: int
-    ) -> dict[str, list[tuple[str, int]]]:
-        """For each memory, those of its session up to `window` places before or
-        after it, with their offset (-1: just before, 1: just after), in the
-        order they were said; walks `session_order`, one query per step."""
-        found: dict[str, list[tuple[str, int]]] = {m: [] for m in memory_ids}
-        ends = {m: (m, m) for m in found}  # the walk's current first and last memory
-        for step in range(1, window + 1):
-            order = self.session_order({e for pair in ends.values() for e in pair if e})
-            for memory_id, (first, last) in ends.items():
-                before = order.get(first, ("", ""))[0] if first else ""
-                after = order.get(last, ("", ""))[1] if last else ""
-                if before:
-                    found[memory_id].insert(0, (before, -step))
-                if after:
-                    found[memory_id].append((after, step))
-                ends[memory_id] = (before, after)
-        return found
-
     def body(self, memory_id: str) -> str:
         return self.bodies([memory_id]).get(memory_id, "")
 

@@ -23,7 +23,7 @@ from indexer.errors import IndexBusyError
 from indexer.fusion import FusionWeights, fuse
 from indexer.published import PublishedIndex, Snapshot
 from indexer.search_scores import keyword_scores, memory_cosines
-from indexer.session_context import blend, neighbour_cosines
+from indexer.session_context import blend, neighbour_cosines, session_neighbours
 from indexer.staging import stage_embeddings
 from indexer.sync import Progress, Syncer, SyncReport, changed_paths
 from indexer.vector_ids import vector_id
@@ -195,7 +195,7 @@ class VaultIndex:
         if not ids or window < 1:
             return {}
         with self.published.catalog_only() as catalog:
-            return catalog.session_neighbours(ids, window)
+            return session_neighbours(catalog, ids, window)
 
     def body(self, memory_id: str) -> str:
         with self.published.catalog_only() as catalog:

@@ -1,7 +1,7 @@
 """A memory among the words said around it, in the order they were said: the
 FTS5 `context` column holds the bodies of the CONTEXT_WINDOW memories before and
 after it in its session (keywords), and `session_order` its immediate
-neighbours (their cosine joins its own). Only the index holds this; the files
+neighbours (their cosine joins its own; see-also walks it). Only the index holds this; the files
 and the `body` column stay as they are.
 """
 
@@ -62,3 +62,24 @@ def neighbour_cosines(
         memory_id: max((known.get(n, 0.0) for n in pair if n), default=0.0)
         for memory_id, pair in order.items()
     }
+
+
+def session_neighbours(
+    catalog: Catalog, memory_ids: Iterable[str], window: int
+) -> dict[str, list[tuple[str, int]]]:
+    """For each memory, those of its session up to `window` places before or
+    after it, with their offset (-1: just before, 1: just after), in the order
+    they were said: a walk along `session_order`, one query per step."""
+    found: dict[str, list[tuple[str, int]]] = {m: [] for m in memory_ids}
+    ends = {m: (m, m) for m in found}  # the walk's current first and last memory
+    for step in range(1, window + 1):
+        order = catalog.session_order({e for pair in ends.values() for e in pair if e})
+        for memory_id, (first, last) in ends.items():
+            before = order.get(first, ("", ""))[0] if first else ""
+            after = order.get(last, ("", ""))[1] if last else ""
+            if before:
+                found[memory_id].insert(0, (before, -step))
+            if after:
+                found[memory_id].append((after, step))
+            ends[memory_id] = (before, after)
+    return found

@@ -87,7 +87,7 @@ def render_value(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return repr(round(value, 6))
+        return _float_text(value)
     if isinstance(value, datetime):
         return format_time(value)
     if isinstance(value, date):
@@ -102,6 +102,16 @@ def render_value(value: Any) -> str:
         return text
     dumped = yaml.safe_dump(text, default_style='"', width=2**30, allow_unicode=True)
     return dumped.removesuffix("\n...\n").rstrip("\n")
+
+
+def _float_text(value: float) -> str:
+    """7 significant digits (small values keep theirs); an exponent's mantissa gets
+    a dot, without which YAML 1.1 reads `1e-09` as a string."""
+    text = repr(float(f"{value:.7g}"))
+    mantissa, exponent, power = text.partition("e")
+    if exponent and "." not in mantissa:
+        return f"{mantissa}.0e{power}"
+    return text
 
 
 def _loads_back(text: str) -> Any:

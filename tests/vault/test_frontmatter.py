@@ -93,3 +93,10 @@ def test_rendered_values_load_back(topic: str, stability: float, recalls: int) -
     assert meta["topic"] == topic
     assert meta["stability"] == pytest.approx(stability, rel=1e-5)
     assert meta["recalls"] == recalls
+
+
+@pytest.mark.parametrize("value", [0.01171875, 1e-9, 2.5e20, -3.0e-7, 12.3456789])
+def test_a_float_loads_back_as_a_float_within_seven_digits(value: float) -> None:
+    loaded = frontmatter.load_scalar(frontmatter.render_value(value))
+    assert isinstance(loaded, float)
+    assert loaded == pytest.approx(value, rel=1e-6)
