@@ -189,3 +189,21 @@ def test_captured_memories_are_dated_when_they_were_said(
     assert created == [parse_time(stamps[0]), parse_time(stamps[1]), clock.now]  # never later
     assert service.index.catalog.session_ids("s9") == report.created  # the order they were said
     assert all(service.show(m)[0].last_access == clock.now for m in report.created)
+
+
+def test_see_also_reads_on_past_memories_it_cannot_bring(make_service: ServiceFactory) -> None:
+    """The best see-also candidate is archived: the next one in the session comes
+    instead, even with room for only one (rows are read best share first)."""
+    service = make_service(
+        VAULT_CONTEXT_WEIGHT="0", VAULT_SESSION_COSINE="0", VAULT_SESSION_WINDOW="2"
+    )
+    question = service.jot("Why did the nightly export job fail again?", session="s1", seq=1)
+    right_after = service.jot("Lunch is at the Thai place on Friday.", session="s1", seq=2)
+    two_after = service.jot("The office moves to the third floor in May.", session="s1", seq=3)
+    service.forget(right_after.id)
+    found = service.recall_associative(
+        "nightly export job failure", RecallOptions(limit=1, reinforce=False)
+    )
+    assert [h.id for h in found.confident + found.activated] == [question.id]
+    assert [h.id for h in found.see_also] == [two_after.id]
+    assert found.see_also[0].text == "The office moves to the third floor in May."
