@@ -24,6 +24,7 @@ from indexer.catalog import ManifestRow
 from indexer.embedder import SentenceTransformerEmbedder
 from indexer.faiss_store import VectorStore
 from indexer.index import VaultIndex
+from indexer.minilm import serving_embedder
 from indexer.published import vectors_file
 from indexer.vector_ids import vector_id
 from memory.service import MemoryService
@@ -122,8 +123,9 @@ def bench_frontmatter_only(vault: Vault, embedder: SentenceTransformerEmbedder) 
     index.close()
 
 
-def bench_query(vault: Vault, embedder: SentenceTransformerEmbedder, label: str) -> None:
-    index = VaultIndex(vault, load_settings(None, {}), embedder=embedder)
+def bench_query(vault: Vault, label: str) -> None:
+    """Searches as the daemon runs them: the query embedded by the encoder it serves."""
+    index = VaultIndex(vault, load_settings(None, {}), embedder=serving_embedder(""))
     queries = texts(60, seed=99)
     index.search(queries[0])
     times = []
@@ -212,9 +214,9 @@ def main() -> None:
         vault = bench_build(args.n, workdir, embedder)
         bench_no_change(vault, embedder)
         bench_frontmatter_only(vault, embedder)
-        bench_query(vault, embedder, f"{args.n} memories")
+        bench_query(vault, f"{args.n} memories")
         big = synthetic_big(args.big, workdir, embedder)
-        bench_query(big, embedder, f"{args.big} memories (synthetic vectors)")
+        bench_query(big, f"{args.big} memories (synthetic vectors)")
         bench_watcher(vault, embedder)
 
 
