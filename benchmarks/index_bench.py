@@ -21,10 +21,12 @@ import time
 from pathlib import Path
 
 from indexer.catalog import ManifestRow
-from indexer.embedder import SentenceTransformerEmbedder
 from indexer.faiss_store import VectorStore
 from indexer.index import VaultIndex
-from indexer.minilm import serving_embedder
+from indexer.minilm import (
+    MiniLMEmbedder as Embedder,  # the default encoder (serving_embedder)
+    serving_embedder,
+)
 from indexer.published import vectors_file
 from indexer.vector_ids import vector_id
 from memory.service import MemoryService
@@ -69,7 +71,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def bench_build(n: int, workdir: Path, embedder: SentenceTransformerEmbedder) -> Vault:
+def bench_build(n: int, workdir: Path, embedder: Embedder) -> Vault:
     bodies = texts(n)
     vault = write_vault(workdir / "v10k", bodies)
     settings = load_settings(None, {})
@@ -86,7 +88,7 @@ def bench_build(n: int, workdir: Path, embedder: SentenceTransformerEmbedder) ->
     return vault
 
 
-def bench_no_change(vault: Vault, embedder: SentenceTransformerEmbedder) -> None:
+def bench_no_change(vault: Vault, embedder: Embedder) -> None:
     settings = load_settings(None, {})
     runs = []
     for _ in range(5):
@@ -108,7 +110,7 @@ def bench_no_change(vault: Vault, embedder: SentenceTransformerEmbedder) -> None
           f"whole `vault reindex` process {statistics.median(cli):.3f} s")  # fmt: skip
 
 
-def bench_frontmatter_only(vault: Vault, embedder: SentenceTransformerEmbedder) -> None:
+def bench_frontmatter_only(vault: Vault, embedder: Embedder) -> None:
     settings = load_settings(None, {})
     index = VaultIndex(vault, settings, embedder=embedder)
     later = parse_time("2026-02-01T00:00:00Z")
@@ -138,7 +140,7 @@ def bench_query(vault: Vault, label: str) -> None:
     index.close()
 
 
-def synthetic_big(n: int, workdir: Path, embedder: SentenceTransformerEmbedder) -> Vault:
+def synthetic_big(n: int, workdir: Path, embedder: Embedder) -> Vault:
     """A catalog and vector file of `n` rows without files (query latency only)."""
     import numpy as np
 
@@ -170,7 +172,7 @@ def synthetic_big(n: int, workdir: Path, embedder: SentenceTransformerEmbedder) 
     return vault
 
 
-def bench_watcher(vault: Vault, embedder: SentenceTransformerEmbedder, edits: int = 50) -> None:
+def bench_watcher(vault: Vault, embedder: Embedder, edits: int = 50) -> None:
     from indexer.watch import Changes, VaultWatcher
 
     index = VaultIndex(vault, load_settings(None, {}), embedder=embedder)
@@ -207,7 +209,7 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=100_000)
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    embedder = SentenceTransformerEmbedder()
+    embedder = Embedder()  # what serving_embedder("") gives every index by default
     embedder.encode(["warm up"])
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)

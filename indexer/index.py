@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexer.catalog import Catalog, ManifestRow
-from indexer.embedder import Embedder, SentenceTransformerEmbedder
+from indexer.embedder import Embedder
 from indexer.errors import IndexBusyError
 from indexer.fusion import FusionWeights, fuse
+from indexer.minilm import serving_embedder
 from indexer.published import PublishedIndex, Snapshot
 from indexer.search_scores import keyword_scores, memory_cosines
 from indexer.session_context import blend, neighbour_cosines, session_neighbours
@@ -80,7 +81,7 @@ class VaultIndex:
     def __init__(self, vault: Vault, settings: Settings, embedder: Embedder | None = None) -> None:
         self.vault = vault
         self.settings = settings
-        self.embedder: Embedder = embedder or SentenceTransformerEmbedder(settings["model"])
+        self.embedder: Embedder = embedder or serving_embedder(settings["model"])
         self.weights = FusionWeights(
             settings["vector_weight"], settings["keyword_weight"], settings["bm25_saturation"]
         )

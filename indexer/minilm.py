@@ -38,7 +38,8 @@ ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
 
 
 def serving_embedder(model: str) -> Embedder:
-    """The numpy encoder for the bundled model, sentence-transformers for any other."""
+    """The numpy encoder for the bundled model, sentence-transformers for any other
+    (the default of every index: the daemon, the CLI without one, capture)."""
     return MiniLMEmbedder() if not model else SentenceTransformerEmbedder(model)
 
 
@@ -71,7 +72,7 @@ class MiniLMEmbedder:
                     from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
                     threadpool_limits(self._threads, user_api="blas")
-                self._weights, self._tokenizer = load_model(bundled_model_path())
+                self._weights, self._tokenizer = _shared_model()
             return self._weights, self._tokenizer
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
@@ -89,6 +90,17 @@ class MiniLMEmbedder:
             vectors[batch] = forward(weights, ids, mask)
         self.encoded_texts += len(token_ids)
         return vectors
+
+
+_SHARED: list[tuple[dict[str, np.ndarray], object]] = []  # loaded once per process
+_SHARED_LOCK = threading.Lock()
+
+
+def _shared_model() -> tuple[dict[str, np.ndarray], object]:
+    with _SHARED_LOCK:
+        if not _SHARED:
+            _SHARED.append(load_model(bundled_model_path()))
+        return _SHARED[0]
 
 
 def load_model(path: str) -> tuple[dict[str, np.ndarray], object]:
