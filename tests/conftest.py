@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -18,6 +20,25 @@ from vault.layout import Vault
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 T0 = parse_time("2026-01-01T09:00:00Z")
+_MADE_BASETEMP = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """A short temp root when none is given: under pytest-xdist (addopts) each worker's
+    folder is ROOT/popen-gwN, and a vault's socket path must fit AF_UNIX's 108 bytes
+    (or the daemon falls back to the shared temp folder, which some tests rule out).
+    /tmp/vt-XXXXXXXX/popen-gw0 (26 bytes) is shorter than pytest's serial root (30)."""
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        config.option.basetemp = tempfile.mkdtemp(prefix="vt-")
+        config.stash[_MADE_BASETEMP] = config.option.basetemp
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Remove the temp root of a green run; a failed run's stays to be looked at."""
+    made = session.config.stash.get(_MADE_BASETEMP, None)
+    if made is not None and exitstatus == 0:
+        shutil.rmtree(made, ignore_errors=True)
 
 
 class FakeClock:

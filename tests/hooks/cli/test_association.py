@@ -1,5 +1,6 @@
 """`vault links`, `vault graph`, `vault topics` as a person runs them, and the
-vault as a third-party Obsidian parser (obsidiantools) sees it."""
+vault as a third-party Obsidian parser (obsidiantools) sees it. The memories are
+jotted by the CLI in this process (`jot_here`); the commands under test run as processes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hooks.cli.test_cli import run
+from tests.hooks.cli.test_cli import jot_here, run
 
 pytestmark = pytest.mark.model
 
@@ -24,12 +25,7 @@ MEMORIES = (
 @pytest.fixture
 def jotted(tmp_path: Path) -> list[str]:
     assert run("init").returncode == 0
-    ids = []
-    for topic, text in MEMORIES:
-        result = run("jot", text, *(["--topic", topic] if topic else []))
-        assert result.returncode == 0, result.stderr
-        ids.append(result.stdout.strip())
-    return ids
+    return [jot_here(text, *(["--topic", topic] if topic else [])) for topic, text in MEMORIES]
 
 
 def test_links_graph_and_topics_from_the_command_line(tmp_path: Path, jotted: list[str]) -> None:

@@ -1,4 +1,6 @@
-"""The `vault` CLI as a person runs it: real subprocesses, real files."""
+"""The `vault` CLI as a person runs it: real subprocesses, real files. Memories a
+test only needs as its starting point are jotted by the same CLI in this process
+(`jot_here`): the session's model, where a `vault jot` process loads its own (~12 s)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import click
 import pytest
+from click.testing import CliRunner
 
 from hooks.cli.main import main
 
@@ -26,6 +29,13 @@ def run(*args: str, env: dict[str, str] | None = None, input: str | None = None)
         [sys.executable, "-m", "hooks.cli", *args],
         capture_output=True, text=True, env=merged, input=input, timeout=120,
     )  # fmt: skip
+
+
+def jot_here(*args: str) -> str:
+    """`vault jot ARGS` in this process; the new memory's id."""
+    result = CliRunner().invoke(main, ["jot", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout.strip()
 
 
 def test_every_command_has_help_with_an_example() -> None:
@@ -96,7 +106,7 @@ def test_missing_vault_is_exit_code_3(tmp_path: Path) -> None:
 
 def test_purge_asks_first(tmp_path: Path) -> None:
     run("init")
-    memory_id = run("jot", "a throwaway note").stdout.strip()
+    memory_id = jot_here("a throwaway note")
     declined = run("purge", memory_id, input="n\n")
     assert declined.returncode == 1
     assert (tmp_path / "vault" / "memories" / f"{memory_id}.md").exists()
@@ -107,8 +117,8 @@ def test_purge_asks_first(tmp_path: Path) -> None:
 @pytest.mark.model
 def test_recall_status_reindex_end_to_end(tmp_path: Path) -> None:
     run("init")
-    memory_id = run("jot", STORY, "--now", "2026-01-01T09:00:00Z").stdout.strip()
-    run("jot", "Billing amounts are integer cents.", "--now", "2026-01-01T09:00:00Z")
+    memory_id = jot_here(STORY, "--now", "2026-01-01T09:00:00Z")
+    jot_here("Billing amounts are integer cents.", "--now", "2026-01-01T09:00:00Z")
     (tmp_path / "vault" / "memories" / "broken.md").write_text("---\ntier: [x\n---\nbody\n")
     day19 = {"VAULT_NOW": "2026-01-20T09:00:00Z"}
     result = run("recall", "should I use TestCase.setUp() here or something else?",
@@ -146,7 +156,7 @@ def read_terminal(primary: int) -> str:
 @pytest.mark.model
 def test_long_work_shows_a_progress_bar_on_a_terminal_and_nothing_when_piped() -> None:
     run("init")
-    run("jot", STORY)
+    jot_here(STORY)
     piped = run("reindex", "--full")
     assert piped.returncode == 0, piped.stderr
     assert piped.stderr == ""

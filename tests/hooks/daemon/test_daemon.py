@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -17,7 +18,11 @@ import pytest
 
 from hooks.daemon import client
 from hooks.daemon.protocol import pid_path, socket_path
+from indexer.embedder import SentenceTransformerEmbedder
+from indexer.index import VaultIndex
 from memory.service import MemoryService
+from tests.conftest import FakeClock
+from vault.config import load_settings
 from vault.layout import Vault
 from vault.store import MemoryStore
 
@@ -63,12 +68,28 @@ def stop(vault: Vault, process: subprocess.Popen[bytes] | None = None) -> None:
         process.wait(timeout=30)
 
 
-@pytest.fixture
-def seeded(vault: Vault, service: MemoryService) -> Vault:
+@pytest.fixture(scope="module")
+def seeded_once(
+    tmp_path_factory: pytest.TempPathFactory, embedder: SentenceTransformerEmbedder
+) -> Vault:
+    """The story among 35 other memories, jotted (embedded, linked) once per module."""
+    vault = Vault(tmp_path_factory.mktemp("seeded") / "vault")
+    MemoryService.init_vault(vault)
+    settings = load_settings(vault.config_path, {})
+    index = VaultIndex(vault, settings, embedder=embedder)
+    service = MemoryService(vault, settings, clock=FakeClock(), index=index)
     service.jot(STORY, project="github.com/acme/project-a")
     for text in FILLER + BACKGROUND:
         service.jot(text)
-    service.index.close()
+    index.close()
+    return vault
+
+
+@pytest.fixture
+def seeded(vault: Vault, seeded_once: Vault) -> Vault:
+    """A copy of `seeded_once` of this test's own (files, catalog and vectors)."""
+    shutil.rmtree(vault.root)
+    shutil.copytree(seeded_once.root, vault.root)
     return vault
 
 
@@ -171,6 +192,7 @@ def test_sixteen_processes_fifty_recalls_lose_no_reinforcement(running: Vault) -
     workers = [subprocess.Popen([sys.executable, "-c", worker, str(running.root)])
                for _ in range(16)]  # fmt: skip
     assert [w.wait(timeout=300) for w in workers] == [0] * 16
+    client.request(running.root, "status", {}, timeout=120)  # after the last reinforcement
     billing = next(p for p in running.memories_dir.glob("*.md") if "billing" in p.name)
     assert MemoryStore(running).read_path(billing).recalls == 800
 
