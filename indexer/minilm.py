@@ -11,6 +11,7 @@ sentence-transformers (`serving_embedder`).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import threading
@@ -92,15 +93,9 @@ class MiniLMEmbedder:
         return vectors
 
 
-_SHARED: list[tuple[dict[str, np.ndarray], object]] = []  # loaded once per process
-_SHARED_LOCK = threading.Lock()
-
-
+@functools.lru_cache(maxsize=1)  # one copy of the weights per process
 def _shared_model() -> tuple[dict[str, np.ndarray], object]:
-    with _SHARED_LOCK:
-        if not _SHARED:
-            _SHARED.append(load_model(bundled_model_path()))
-        return _SHARED[0]
+    return load_model(bundled_model_path())
 
 
 def load_model(path: str) -> tuple[dict[str, np.ndarray], object]:

@@ -24,17 +24,13 @@ def parse_time(value: object) -> datetime:
     Accepts datetimes (naive ones are taken as UTC), dates, and ISO 8601 strings
     with or without a `Z`/offset. Raises ValueError on anything else.
     """
-    if isinstance(value, datetime):
-        parsed = value
-    elif isinstance(value, date):
-        parsed = datetime(value.year, value.month, value.day)
-    elif isinstance(value, str):
+    if isinstance(value, str):
         return _parse_text(value)
-    else:
-        raise ValueError(f"not a timestamp: {value!r}")
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+    if isinstance(value, datetime):
+        return _as_utc(value)
+    if isinstance(value, date):
+        return _as_utc(datetime(value.year, value.month, value.day))
+    raise ValueError(f"not a timestamp: {value!r}")
 
 
 @lru_cache(maxsize=8192)  # ranking parses the same manifest timestamps on every query
@@ -42,10 +38,12 @@ def _parse_text(value: str) -> datetime:
     text = value.strip()
     if text.endswith(("Z", "z")):
         text = text[:-1] + "+00:00"
-    parsed = datetime.fromisoformat(text)
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+    return _as_utc(datetime.fromisoformat(text))
+
+
+def _as_utc(moment: datetime) -> datetime:
+    """Naive times are taken as UTC."""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
 
 
 def format_time(moment: datetime) -> str:
