@@ -28,8 +28,8 @@ from benchmarks.hook_bench import RandomEmbedder
 from benchmarks.index_bench import pct, texts, write_vault
 from hooks.daemon import client
 from hooks.daemon.control import stop
+from indexer.embedder import serving_embedder
 from indexer.index import VaultIndex
-from indexer.minilm import MiniLMEmbedder
 from memory.service import MemoryService
 from tests.claude_code.machine import CLAUDE, VENV_BIN, Machine, new_machine
 from tests.claude_code.story import DAY1, DAY19, HEDGED, QUESTION, STORY
@@ -45,7 +45,9 @@ def story_vault(root: Path, filler: int) -> tuple[Vault, str]:
     """The day-1 story memory among `filler` generated ones, indexed."""
     vault = write_vault(root, texts(filler, seed=11))
     settings = load_settings(None, {})
-    service = MemoryService(vault, settings, index=VaultIndex(vault, settings, MiniLMEmbedder()))
+    service = MemoryService(
+        vault, settings, index=VaultIndex(vault, settings, serving_embedder(""))
+    )
     service.sync()
     story = service.at(fixed_clock(parse_time(DAY1))).jot(STORY, kind="preference")
     service.index.close()

@@ -1,9 +1,10 @@
-"""Where a daemon's start goes, phase by phase, in CPU and wall time: the numpy
-encoder the daemon uses against sentence-transformers (what it loaded before).
+"""Where a daemon's start goes, phase by phase, in CPU and wall time: the ONNX
+Runtime encoder the daemon uses, the numpy pass (its fallback, what it loaded
+before) and sentence-transformers (what it loaded before that).
 
     .venv/bin/python -m benchmarks.daemon_start_bench [--rounds 2]
 
-Each round runs both in fresh interpreters on a one-memory vault. CPU seconds are
+Each round runs all three in fresh interpreters on a one-memory vault. CPU seconds are
 the figure to compare on a busy machine; wall time follows the load.
 """
 
@@ -31,7 +32,11 @@ from indexer.index import VaultIndex
 from vault.config import load_settings
 from vault.layout import Vault
 vault = Vault(Path(sys.argv[1]))
-if sys.argv[2] == "numpy":
+if sys.argv[2] == "onnx":
+    import numpy, onnxruntime, safetensors.numpy, tokenizers
+    from indexer.onnx_minilm import OnnxMiniLMEmbedder as Encoder
+    mark("import numpy, onnxruntime, tokenizers, safetensors")
+elif sys.argv[2] == "numpy":
     import numpy, safetensors.numpy, threadpoolctl, tokenizers
     from indexer.minilm import MiniLMEmbedder as Encoder
     mark("import numpy, tokenizers, safetensors")
@@ -72,7 +77,7 @@ def main() -> None:
         (vault.memories_dir / "one.md").write_text("---\nid: one\n---\nPrefer pytest fixtures.\n")
         env = {**os.environ, "HF_HUB_OFFLINE": "1"}
         for _ in range(args.rounds):
-            for encoder in ("numpy", "sentence-transformers"):
+            for encoder in ("onnx", "numpy", "sentence-transformers"):
                 print(f"{encoder}:")
                 subprocess.run([sys.executable, "-c", PHASES, str(vault.root), encoder],
                                env=env, check=True)  # fmt: skip

@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 from indexer.catalog import ManifestRow
+from indexer.embedder import Embedder, serving_embedder
 from indexer.faiss_store import VectorStore
 from indexer.index import VaultIndex
-from indexer.minilm import MiniLMEmbedder  # what serving_embedder("") gives every index
 from indexer.published import vectors_file
 from indexer.vector_ids import vector_id
 from memory.service import MemoryService
@@ -68,7 +68,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def bench_build(n: int, workdir: Path, embedder: MiniLMEmbedder) -> Vault:
+def bench_build(n: int, workdir: Path, embedder: Embedder) -> Vault:
     bodies = texts(n)
     vault = write_vault(workdir / "v10k", bodies)
     settings = load_settings(None, {})
@@ -85,7 +85,7 @@ def bench_build(n: int, workdir: Path, embedder: MiniLMEmbedder) -> Vault:
     return vault
 
 
-def bench_no_change(vault: Vault, embedder: MiniLMEmbedder) -> None:
+def bench_no_change(vault: Vault, embedder: Embedder) -> None:
     settings = load_settings(None, {})
     runs = []
     for _ in range(5):
@@ -107,7 +107,7 @@ def bench_no_change(vault: Vault, embedder: MiniLMEmbedder) -> None:
           f"whole `vault reindex` process {statistics.median(cli):.3f} s")  # fmt: skip
 
 
-def bench_frontmatter_only(vault: Vault, embedder: MiniLMEmbedder) -> None:
+def bench_frontmatter_only(vault: Vault, embedder: Embedder) -> None:
     settings = load_settings(None, {})
     index = VaultIndex(vault, settings, embedder=embedder)
     later = parse_time("2026-02-01T00:00:00Z")
@@ -122,7 +122,7 @@ def bench_frontmatter_only(vault: Vault, embedder: MiniLMEmbedder) -> None:
     index.close()
 
 
-def bench_query(vault: Vault, embedder: MiniLMEmbedder, label: str) -> None:
+def bench_query(vault: Vault, embedder: Embedder, label: str) -> None:
     index = VaultIndex(vault, load_settings(None, {}), embedder=embedder)
     queries = texts(60, seed=99)
     index.search(queries[0])
@@ -136,7 +136,7 @@ def bench_query(vault: Vault, embedder: MiniLMEmbedder, label: str) -> None:
     index.close()
 
 
-def synthetic_big(n: int, workdir: Path, embedder: MiniLMEmbedder) -> Vault:
+def synthetic_big(n: int, workdir: Path, embedder: Embedder) -> Vault:
     """A catalog and vector file of `n` rows without files (query latency only)."""
     import numpy as np
 
@@ -168,7 +168,7 @@ def synthetic_big(n: int, workdir: Path, embedder: MiniLMEmbedder) -> Vault:
     return vault
 
 
-def bench_watcher(vault: Vault, embedder: MiniLMEmbedder, edits: int = 50) -> None:
+def bench_watcher(vault: Vault, embedder: Embedder, edits: int = 50) -> None:
     from indexer.watch import Changes, VaultWatcher
 
     index = VaultIndex(vault, load_settings(None, {}), embedder=embedder)
@@ -205,7 +205,7 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=100_000)
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    embedder = MiniLMEmbedder()
+    embedder = serving_embedder("")  # what every index encodes with
     embedder.encode(["warm up"])
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)

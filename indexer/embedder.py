@@ -8,6 +8,7 @@ default: on two cores more threads made single-query latency far worse.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import threading
 from collections.abc import Sequence
@@ -34,6 +35,21 @@ class Embedder(Protocol):
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-length float32 vectors, one row per text."""
         ...
+
+
+def serving_embedder(model: str) -> Embedder:
+    """What every index encodes with (the daemon, the CLI without one, capture): the
+    bundled model on ONNX Runtime, or in numpy where onnxruntime cannot be imported;
+    any other model through sentence-transformers."""
+    if model:
+        return SentenceTransformerEmbedder(model)
+    if importlib.util.find_spec("onnxruntime") is not None:
+        from indexer.onnx_minilm import OnnxMiniLMEmbedder
+
+        return OnnxMiniLMEmbedder()
+    from indexer.minilm import MiniLMEmbedder
+
+    return MiniLMEmbedder()
 
 
 def bundled_model_path() -> str:

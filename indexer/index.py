@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexer.catalog import Catalog, ManifestRow
-from indexer.embedder import Embedder
+from indexer.embedder import Embedder, serving_embedder
 from indexer.errors import IndexBusyError
 from indexer.fusion import FusionWeights, fuse
-from indexer.minilm import serving_embedder
 from indexer.published import PublishedIndex, Snapshot
 from indexer.search_scores import keyword_scores, memory_cosines
 from indexer.session_context import blend, neighbour_cosines, session_neighbours

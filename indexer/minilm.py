@@ -1,12 +1,14 @@
-"""The bundled all-MiniLM-L6-v2 run in numpy: the warm daemon's encoder.
+"""The bundled all-MiniLM-L6-v2: its loader, and its forward pass in numpy.
 
 sentence-transformers pulls in torch, transformers, scikit-learn metrics and
 scipy (about 10 s of CPU to import on the reference machine, ~500 MB resident);
 this reads the same safetensors weights and tokenizer and runs the same BERT
 forward pass (mean pooling, unit length) with numpy alone. Its vectors agree with
 sentence-transformers' to ~2e-7 (a test holds them to 1e-5), so both can write
-to one index. Only this model's layout is supported: other models go through
-sentence-transformers (`serving_embedder`).
+to one index. The daemon serves the same weights through ONNX Runtime
+(indexer/onnx_minilm.py, about twice as fast); this pass is the fallback where
+onnxruntime cannot be imported. Only this model's layout is supported: other
+models go through sentence-transformers (`indexer.embedder.serving_embedder`).
 """
 
 from __future__ import annotations
@@ -18,13 +20,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from indexer.embedder import (
-    DEFAULT_DIMENSION,
-    DEFAULT_MODEL_NAME,
-    Embedder,
-    SentenceTransformerEmbedder,
-    bundled_model_path,
-)
+from indexer.embedder import DEFAULT_DIMENSION, DEFAULT_MODEL_NAME, bundled_model_path
 from indexer.errors import ModelUnavailableError
 
 if TYPE_CHECKING:
@@ -36,12 +32,6 @@ LAYER_NORM_EPS = 1e-12
 # erf by Abramowitz & Stegun 7.1.26 (absolute error <= 1.5e-7, below float32's step)
 ERF_P = 0.3275911
 ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
-
-
-def serving_embedder(model: str) -> Embedder:
-    """The numpy encoder for the bundled model, sentence-transformers for any other
-    (the default of every index: the daemon, the CLI without one, capture)."""
-    return MiniLMEmbedder() if not model else SentenceTransformerEmbedder(model)
 
 
 class MiniLMEmbedder:

