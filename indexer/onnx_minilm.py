@@ -32,7 +32,7 @@ class OnnxMiniLMEmbedder(BundledEncoder):
         """`threads`: how many cores one encode may use (at most those this process
         may run on; None: ONNX Runtime's choice)."""
         super().__init__(batch_size)
-        self._threads = min(threads, len(os.sched_getaffinity(0))) if threads else 0
+        self._threads = min(threads, _usable_cores()) if threads else 0
         self._session: Any = None
 
     def _load_model(self) -> Any:
@@ -45,6 +45,13 @@ class OnnxMiniLMEmbedder(BundledEncoder):
         feed = {"input_ids": ids, "attention_mask": mask.astype(np.int32)}
         hidden: np.ndarray = self._session.run(None, feed)[0]
         return hidden
+
+
+def _usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one)."""
+    if hasattr(os, "sched_getaffinity"):  # Linux; macOS has none
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 _SESSIONS: dict[int, tuple[Any, Any, list[Any]]] = {}  # one session per thread setting and process

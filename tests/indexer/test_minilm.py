@@ -100,3 +100,11 @@ def test_without_onnxruntime_the_numpy_pass_serves(monkeypatch: pytest.MonkeyPat
         importlib.util, "find_spec", lambda name: None if name == "onnxruntime" else real(name)
     )
     assert isinstance(serving_embedder(""), MiniLMEmbedder)
+
+
+def test_one_encode_uses_at_most_the_cores_it_may_run_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert OnnxMiniLMEmbedder(threads=64)._threads == len(os.sched_getaffinity(0))
+    assert OnnxMiniLMEmbedder(threads=1)._threads == 1
+    monkeypatch.delattr(os, "sched_getaffinity")  # as on macOS
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    assert OnnxMiniLMEmbedder(threads=64)._threads == 3
