@@ -73,10 +73,6 @@ class SentenceTransformerEmbedder:
         self._model: Any = None
         self.encoded_texts = 0
 
-    @property
-    def loaded(self) -> bool:
-        return self._model is not None
-
     def _load(self) -> Any:
         with _LOAD_LOCK:
             if self._model is None and self._source in _LOADED:

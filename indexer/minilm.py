@@ -50,10 +50,6 @@ class BundledEncoder:
     def dimension(self) -> int:
         return DEFAULT_DIMENSION
 
-    @property
-    def loaded(self) -> bool:
-        return self._tokenizer is not None
-
     def _load_model(self) -> Any:
         """The tokenizer, once this encoder's model is ready to run."""
         raise NotImplementedError

@@ -11,8 +11,8 @@ telemetry is switched off before its first session.
 
 from __future__ import annotations
 
+import functools
 import os
-import threading
 from typing import TYPE_CHECKING, Any
 
 from indexer import onnx_proto as proto
@@ -36,7 +36,7 @@ class OnnxMiniLMEmbedder(BundledEncoder):
         self._session: Any = None
 
     def _load_model(self) -> Any:
-        self._session, tokenizer = _shared_session(self._threads)
+        self._session, tokenizer, _ = _session(self._threads)
         return tokenizer
 
     def _hidden(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -54,39 +54,31 @@ def _usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-_SESSIONS: dict[int, tuple[Any, Any, list[Any]]] = {}  # one session per thread setting and process
-_SESSIONS_LOCK = threading.Lock()
+@functools.cache  # one session per thread setting and process
+def _session(threads: int) -> tuple[Any, Any, list[Any]]:
+    """The session, the tokenizer, and the weights the session reads in place
+    (cached with it, so they live as long as it does)."""
+    # ONNX Runtime's builds send usage telemetry and keep a device id under
+    # ~/.cache unless this is set before its first session: nothing leaves here
+    os.environ["ORT_DISABLE_TELEMETRY"] = "1"
+    import onnxruntime  # type: ignore[import-untyped]
 
-
-def _shared_session(threads: int) -> tuple[Any, Any]:
-    with _SESSIONS_LOCK:
-        if threads not in _SESSIONS:
-            # ONNX Runtime's builds send usage telemetry and keep a device id under
-            # ~/.cache unless this is set before its first session: nothing leaves here
-            os.environ["ORT_DISABLE_TELEMETRY"] = "1"
-            import onnxruntime  # type: ignore[import-untyped]
-
-            weights, tokenizer = load_model(bundled_model_path())
-            model, arrays = graph(weights)
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = threads  # 0: ONNX Runtime's default
-            options.inter_op_num_threads = 1
-            # Its threads sleep when idle instead of spinning: one query on two cores
-            # took 7.0 ms idle and 11.7 ms with both cores busy elsewhere (one thread:
-            # 10.1 and 10.6; spinning: 5.9 and 16.5).
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            options.log_severity_level = 3  # errors only: the daemon's stderr is its log
-            # no arena: it kept a 64-text batch's peak (816 MB resident, 316 without)
-            options.enable_cpu_mem_arena = False
-            values = [onnxruntime.OrtValue.ortvalue_from_numpy(a) for a in arrays.values()]
-            options.add_external_initializers(list(arrays), values)
-            session = onnxruntime.InferenceSession(
-                model, options, providers=["CPUExecutionProvider"]
-            )
-            # the session reads the arrays in place: they live as long as it does
-            _SESSIONS[threads] = (session, tokenizer, values)
-        session, tokenizer, _ = _SESSIONS[threads]
-        return session, tokenizer
+    weights, tokenizer = load_model(bundled_model_path())
+    model, arrays = graph(weights)
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads  # 0: ONNX Runtime's default
+    options.inter_op_num_threads = 1
+    # Its threads sleep when idle instead of spinning: one query on two cores
+    # took 7.0 ms idle and 11.7 ms with both cores busy elsewhere (one thread:
+    # 10.1 and 10.6; spinning: 5.9 and 16.5).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3  # errors only: the daemon's stderr is its log
+    # no arena: it kept a 64-text batch's peak (816 MB resident, 316 without)
+    options.enable_cpu_mem_arena = False
+    values = [onnxruntime.OrtValue.ortvalue_from_numpy(a) for a in arrays.values()]
+    options.add_external_initializers(list(arrays), values)
+    session = onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+    return session, tokenizer, values
 
 
 class _GraphBuilder:
@@ -110,7 +102,7 @@ class _GraphBuilder:
         import numpy as np
 
         array = np.ascontiguousarray(value, dtype=np.float32)
-        self.initializers.append(proto.external_tensor(name, proto.FLOAT, array.shape))
+        self.initializers.append(proto.tensor(name, proto.FLOAT, array.shape, None))
         self.arrays[name] = array
         return name
 

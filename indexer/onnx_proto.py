@@ -42,16 +42,13 @@ def _float(field: int, value: float) -> bytes:
     return _varint(field << 3 | 5) + struct.pack("<f", value)
 
 
-def tensor(name: str, data_type: int, dims: Sequence[int], raw: bytes) -> bytes:
-    """TensorProto holding its (little-endian) data."""
+def tensor(name: str, data_type: int, dims: Sequence[int], raw: bytes | None) -> bytes:
+    """TensorProto holding its (little-endian) data, or, with `raw` None, marked as
+    external: ONNX Runtime's add_external_initializers then supplies it from
+    memory, so the weights are never serialized."""
     head = b"".join(_int(1, d) for d in dims) + _int(2, data_type) + _text(8, name)
-    return head + _bytes(9, raw)
-
-
-def external_tensor(name: str, data_type: int, dims: Sequence[int]) -> bytes:
-    """TensorProto whose data is external: ONNX Runtime's add_external_initializers
-    supplies it from memory, so the weights are never serialized."""
-    head = b"".join(_int(1, d) for d in dims) + _int(2, data_type) + _text(8, name)
+    if raw is not None:
+        return head + _bytes(9, raw)
     return head + _bytes(13, _text(1, "location") + _text(2, "memory")) + _int(14, 1)
 
 

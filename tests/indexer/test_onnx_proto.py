@@ -27,7 +27,7 @@ def test_a_small_model_runs_and_computes_what_it_says() -> None:
     model = proto.model(
         "small",
         nodes,
-        [*held, proto.external_tensor("gamma", proto.FLOAT, [4])],
+        [*held, proto.tensor("gamma", proto.FLOAT, [4], None)],
         inputs=[proto.value_info("x", proto.FLOAT, ["rows", 6])],
         outputs=[proto.value_info("y", proto.FLOAT, ["rows", 4])],
         opsets={"": 17, "com.microsoft": 1},
