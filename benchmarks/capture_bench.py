@@ -26,8 +26,8 @@ from benchmarks.capture_training import (
     table,
 )
 from indexer.embedder import Embedder, SentenceTransformerEmbedder
-from memory.durable_classifier import DurableClassifier, EmbeddingScorer, shipped_classifier
-from memory.extract import RuleScorer, Scorer, Statement, extract
+from memory.encode.durable_classifier import DurableClassifier, EmbeddingScorer, shipped_classifier
+from memory.encode.extract import RuleScorer, Scorer, Statement, extract
 
 DURABLE_KINDS = ("preference", "decision", "convention", "fact", "prohibition", "correction")
 

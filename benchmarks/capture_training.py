@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 
 from indexer.embedder import Embedder
-from memory.capture_features import FEATURE_NAMES, PRIORS, featurize
-from memory.durable_classifier import DurableClassifier
-from memory.turn_text import PreparedTurn, prepare
+from memory.encode.capture_features import FEATURE_NAMES, PRIORS, featurize
+from memory.encode.durable_classifier import DurableClassifier
+from memory.encode.turn_text import PreparedTurn, prepare
 
 DATA = Path(__file__).resolve().parent / "data"
 HALVES = {"A": DATA / "capture_set_A.jsonl", "B": DATA / "capture_set_B.jsonl"}

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from hooks.claude_code.briefing_extras import compressed
 from hooks.cli.ccl import token_counter
-from memory.briefing import Briefed
-from memory.ccl import analyze, decode, encode
+from memory.notes.briefing import Briefed
+from memory.notes.ccl import analyze, decode, encode
 
 ROOT = Path(__file__).resolve().parents[1]
 MEMORIES = ROOT / "benchmarks" / "data" / "association_set.json"

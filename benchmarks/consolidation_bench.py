@@ -28,7 +28,7 @@ from memory.consolidation.config import ConsolidationConfig
 from memory.consolidation.plan import Merge, make_plan
 from memory.consolidation.run import consolidate, plan_now, undo_run
 from memory.consolidation.text import tokens
-from memory.recall import RecallOptions
+from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService
 from vault.clock import fixed_clock, parse_time
 from vault.config import load_settings

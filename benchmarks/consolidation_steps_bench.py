@@ -16,7 +16,7 @@ from pathlib import Path
 from indexer.embedder import SentenceTransformerEmbedder
 from indexer.index import VaultIndex
 from memory.consolidation.run import consolidation_steps
-from memory.retrieval_eval import build_vault, load
+from memory.evaluation.retrieval import build_vault, load
 from memory.service import MemoryService
 from vault.clock import fixed_clock, parse_time
 from vault.config import load_settings

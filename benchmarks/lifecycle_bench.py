@@ -24,10 +24,10 @@ from typing import Any
 
 from indexer.embedder import SentenceTransformerEmbedder
 from indexer.index import VaultIndex
-from memory.access_stats import refresh_usage, usage_factor
-from memory.evaluation import scores
-from memory.recall import RecallOptions
-from memory.retrieval_eval import METRICS, _file_id, build_vault, load
+from memory.evaluation.metrics import scores
+from memory.evaluation.retrieval import METRICS, _file_id, build_vault, load
+from memory.lifecycle.access_stats import refresh_usage, usage_factor
+from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService
 from vault.clock import fixed_clock, parse_time
 from vault.config import load_settings

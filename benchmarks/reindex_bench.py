@@ -35,7 +35,7 @@ READER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from memory.recall import RecallOptions
+    from memory.recall.ranking import RecallOptions
     from memory.service import MemoryService
     from vault.clock import fixed_clock, parse_time
     from vault.config import load_settings

@@ -1,5 +1,5 @@
 """Re-train the capture classifier on both halves of the labelled capture set
-and write memory/durable_classifier.npz (plain arrays, no pickle).
+and write memory/encode/durable_classifier.npz (plain arrays, no pickle).
 Run: .venv/bin/python -m benchmarks.train_capture
 """
 
@@ -9,8 +9,8 @@ import os
 
 from benchmarks.capture_training import HALVES, fit, load_turns, table
 from indexer.embedder import SentenceTransformerEmbedder
-from memory.capture_features import FEATURE_NAMES
-from memory.durable_classifier import DEFAULT_PATH
+from memory.encode.capture_features import FEATURE_NAMES
+from memory.encode.durable_classifier import DEFAULT_PATH
 
 
 def main() -> None:

@@ -17,13 +17,13 @@ from typing import Self
 from indexer.catalog import ManifestRow
 from indexer.index import VaultIndex
 from indexer.sync import Progress, SyncReport
-from memory.appearances import AppearanceLog
-from memory.associate import Linker
 from memory.config import MemoryConfig
-from memory.decay import effective_stability
-from memory.filing import Filer
-from memory.lifecycle_factors import lifecycle_strength
-from memory.periodic_links import PeriodicLinks
+from memory.encode.associate import Linker
+from memory.encode.filing import Filer
+from memory.lifecycle.appearances import AppearanceLog
+from memory.lifecycle.decay import effective_stability
+from memory.lifecycle.factors import lifecycle_strength
+from memory.lifecycle.periodic_links import PeriodicLinks
 from vault.clock import Clock, parse_time, utc_now
 from vault.config import Settings, default_config_text
 from vault.errors import VaultError

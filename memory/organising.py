@@ -1,13 +1,13 @@
-"""The vault's structure as a whole: links (memory/associate.py) and topics
-(memory/filing.py), swept and read over a fresh index."""
+"""The vault's structure as a whole: links (memory/encode/associate.py) and topics
+(memory/encode/filing.py), swept and read over a fresh index."""
 
 from __future__ import annotations
 
 from indexer.catalog import ManifestRow
 from indexer.sync import Progress
-from memory.associate import Edge, LinkReport
 from memory.context import ServiceContext
-from memory.filing import FilingReport, TopicCount
+from memory.encode.associate import Edge, LinkReport
+from memory.encode.filing import FilingReport, TopicCount
 from vault.ids import validate_id
 
 

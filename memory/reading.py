@@ -10,7 +10,7 @@ from indexer.catalog import ManifestRow
 from memory.consolidation.run import last_run
 from memory.consolidation.salience import learning
 from memory.context import ServiceContext
-from memory.lifecycle_factors import RecordFields, lifecycle_strength
+from memory.lifecycle.factors import RecordFields, lifecycle_strength
 from memory.results import Listing, Status
 from vault.ids import validate_id
 from vault.schema import TIERS, MemoryRecord

@@ -5,17 +5,12 @@ one method per verb, each defined in the module of its family.
 
 from __future__ import annotations
 
-from memory import (
-    access_stats as usage,
-    encoding,
-    forgetting,
-    organising,
-    reading,
-    recall as recalling,  # the module; `recall` is the method below
-    reinforcement,
-)
+from memory import organising, reading
 from memory.consolidation import confidence, run as consolidation
 from memory.context import ServiceContext
+from memory.encode import encoding
+from memory.lifecycle import access_stats as usage, forgetting, reinforcement
+from memory.recall import ranking as recalling
 
 
 class MemoryService(ServiceContext):

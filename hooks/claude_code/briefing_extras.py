@@ -9,10 +9,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from hooks.claude_code.context_text import briefing_text
-from memory.briefing import MAX_ITEMS, Briefed, strongest
-from memory.ccl import encode, load_dictionary
 from memory.config import MemoryConfig
-from memory.recent_notes import periodic_load
+from memory.notes.briefing import MAX_ITEMS, Briefed, strongest
+from memory.notes.ccl import encode, load_dictionary
+from memory.notes.recent import periodic_load
 from vault.config import Settings
 from vault.daily import recent_daily
 from vault.layout import Vault

@@ -19,10 +19,10 @@ from hooks.claude_code.config_dir import claude_dir, transcript_folders
 from hooks.claude_code.cursors import Cursors
 from hooks.claude_code.project import project_for
 from hooks.claude_code.transcript import read_turns
-from memory.capture import CaptureReport, capture, statements_from
-from memory.extract import Statement
-from memory.maintenance import prune_if_due
-from memory.redact import redact
+from memory.encode.capture import CaptureReport, capture, statements_from
+from memory.encode.extract import Statement
+from memory.encode.redact import redact
+from memory.lifecycle.maintenance import prune_if_due
 from memory.service import MemoryService
 from vault.atomic import file_lock
 from vault.clock import format_time

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from vault.clock import describe_age
 
 if TYPE_CHECKING:
-    from memory.briefing import Briefed
+    from memory.notes.briefing import Briefed
 
 CLAUDE_CODE_LIMIT = 10_000
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from memory.extract import Statement
+from memory.encode.extract import Statement
 
 log = logging.getLogger(__name__)
 KINDS = ("preference", "decision", "correction", "fact", "procedure")

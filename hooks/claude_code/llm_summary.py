@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hooks.claude_code.llm_extract import ExtractionFailed, command, default_workdir, run_child
-from memory.periodic_notes import Summariser, SummaryUnavailable
+from memory.notes.periodic import Summariser, SummaryUnavailable
 from vault.config import Settings
 from vault.layout import Vault
 

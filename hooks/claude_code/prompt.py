@@ -90,7 +90,7 @@ def keyword_answer(
     from hooks.claude_code.project import project_for
     from hooks.claude_code.prompt_answer import Tiers, answer_prompt, event_fields
     from memory.config import MemoryConfig
-    from memory.keyword_recall import keyword_recall
+    from memory.recall.keyword_fallback import keyword_recall
     from vault.clock import parse_time, utc_now
 
     try:

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from hooks.claude_code.context_text import render_recall
 from hooks.daemon.protocol import MAX_PROMPT_CHARS
-from memory.recall import RecallOptions
+from memory.recall.ranking import RecallOptions
 from memory.results import Associative
 from memory.service import MemoryService
 

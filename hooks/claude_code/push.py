@@ -69,7 +69,7 @@ def answer_tool_event(service: MemoryService, event: object, project: str | None
     """The hook's output line for a tool event, or "" when nothing new bears on it."""
     import json
 
-    from memory.recall import RecallOptions
+    from memory.recall.ranking import RecallOptions
 
     if not isinstance(event, dict):
         return ""

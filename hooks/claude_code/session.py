@@ -141,8 +141,8 @@ def briefing(root: Path, cwd: str | None, environ: Mapping[str, str], short: boo
     limit = min(settings["hook_context_chars"], CLAUDE_CODE_LIMIT)
     if short:
         from hooks.claude_code.context_text import briefing_text
-        from memory.briefing import strongest
         from memory.config import MemoryConfig
+        from memory.notes.briefing import strongest
 
         items = strongest(root, now, MemoryConfig.from_settings(settings), project)
         return briefing_text(items[:COMPACT_ITEMS], "", limit // 2)

@@ -12,7 +12,7 @@ import click
 from hooks.cli.common import Context, emit, json_option, now_option, pass_context, progress_bar
 from hooks.cli.errors import CliError
 from indexer.catalog import ManifestRow
-from memory.associate import Edge
+from memory.encode.associate import Edge
 
 
 @click.command()

@@ -1,5 +1,5 @@
 """`vault bench retrieval`: recall quality on LoCoMo-format data, measured by
-memory/retrieval_eval.py (ranking) and memory/hook_eval.py (what the prompt hook
+memory/evaluation/retrieval.py (ranking) and memory/evaluation/hook_path.py (what the prompt hook
 injects, with the hook's own recall and renderer); this module parses the
 options and prints the tables."""
 
@@ -16,7 +16,7 @@ from hooks.cli.common import emit, json_option, progress_bar
 from hooks.cli.errors import CliError
 
 if TYPE_CHECKING:
-    from memory.hook_eval import HookPath
+    from memory.evaluation.hook_path import HookPath
 
 
 @click.group()
@@ -54,7 +54,7 @@ def retrieval(
 
     Example: vault bench retrieval --data ../shared/bench/locomo-dev --path all
     """
-    from memory.retrieval_eval import MODES, run
+    from memory.evaluation.retrieval import MODES, run
 
     modes = list(MODES) if mode == "all" else [mode]
     hook = _hook_path() if path in ("hook", "all") else None
@@ -71,7 +71,7 @@ def retrieval(
 def _hook_path() -> HookPath:
     """The prompt hook's own recall and rendering, on static knowledge (no decay)."""
     from hooks.claude_code.prompt_recall import injected, prompt_options, prompt_query
-    from memory.hook_eval import HookPath
+    from memory.evaluation.hook_path import HookPath
     from vault.config import load_settings
 
     max_chars = int(load_settings(None, os.environ)["hook_context_chars"])
@@ -114,7 +114,7 @@ def _hook(mode: str, hook: dict[str, Any]) -> list[str]:
 
 
 def _ranking(report: dict[str, Any]) -> list[str]:
-    from memory.retrieval_eval import METRICS
+    from memory.evaluation.retrieval import METRICS
 
     def cells(values: dict[str, Any]) -> str:
         return "  ".join(f"{values[m]:7.3f}" for m in METRICS)

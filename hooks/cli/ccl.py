@@ -13,7 +13,7 @@ from hooks.cli.common import emit, json_option
 from hooks.cli.errors import CliError
 
 if TYPE_CHECKING:
-    from memory.ccl import Dictionary
+    from memory.notes.ccl import Dictionary
 
 FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
@@ -46,7 +46,7 @@ def ccl(analyze_file: Path | None, encode_file: Path | None, tier: int, output: 
 
     Example: vault ccl --analyze CLAUDE.md && vault ccl --encode CLAUDE.md --tier 2 -o c.md
     """
-    from memory import ccl as codec
+    from memory.notes import ccl as codec
 
     chosen = [f for f in (analyze_file, encode_file, decode_file) if f] + ([1] if show_dict else [])
     if len(chosen) != 1:
@@ -77,7 +77,7 @@ def _write(text: str, output: Path | None) -> None:
 
 
 def _print_analysis(path: Path, text: str, as_json: bool) -> None:
-    from memory.ccl import analyze
+    from memory.notes.ccl import analyze
 
     name, counter = token_counter()
     rows = analyze(text, counter)

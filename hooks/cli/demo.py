@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from memory.recall import RecallOptions
+from memory.recall.ranking import RecallOptions
 from memory.results import Hit
 from memory.service import MemoryService
 from vault.clock import fixed_clock, parse_time

@@ -9,8 +9,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from memory.errors import RecallError
-from memory.periodic_notes import append, show_or_create, synthesize_note
-from memory.recent_notes import daily_load, latest_notes, periodic_load
+from memory.notes.periodic import append, show_or_create, synthesize_note
+from memory.notes.recent import daily_load, latest_notes, periodic_load
 from memory.service import MemoryService
 from vault import periodic
 from vault.daily import daily_path, init_daily, read_daily

@@ -29,7 +29,7 @@ from hooks.daemon.usage_ops import note_later, op_access_stats
 from indexer.errors import IndexerError
 from indexer.sync import SyncReport
 from memory.errors import RecallError
-from memory.recall import RecallOptions
+from memory.recall.ranking import RecallOptions
 from memory.results import Associative, Hit
 from memory.service import MemoryService
 from vault.clock import fixed_clock, parse_time
@@ -230,7 +230,7 @@ def op_list(service: MemoryService, args: Args) -> Reply:
 
 
 def op_status(service: MemoryService, args: Args) -> Reply:
-    from memory.maintenance import last_run
+    from memory.lifecycle.maintenance import last_run
 
     status = service.status().to_dict()
     status["last_prune"] = last_run(service)
@@ -238,7 +238,7 @@ def op_status(service: MemoryService, args: Args) -> Reply:
 
 
 def op_daily_append(service: MemoryService, args: Args) -> Reply:
-    from memory.redact import redact
+    from memory.encode.redact import redact
     from vault.daily import append_daily
 
     text = redact(text_arg(args, "text")).strip()

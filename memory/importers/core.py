@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from memory.config import MemoryConfig
-from memory.redact import redact
+from memory.encode.redact import redact
 from vault import frontmatter
 from vault.clock import Clock
 from vault.errors import InvalidIdError, VaultError

@@ -12,7 +12,7 @@ import pytest
 from indexer.embedder import SentenceTransformerEmbedder
 from indexer.index import Filters, VaultIndex
 from indexer.watch import Changes, Debouncer, VaultWatcher, is_relevant
-from memory.recall import RecallOptions
+from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService
 from vault.config import load_settings
 from vault.layout import Vault

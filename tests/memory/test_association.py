@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from memory.recall import RecallOptions
+from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService
 from tests.conftest import FakeClock, ServiceFactory
 from vault.links import link_targets
@@ -173,8 +173,8 @@ def test_what_came_next_in_the_session_comes_along(
 def test_captured_memories_are_dated_when_they_were_said(
     service: MemoryService, clock: FakeClock
 ) -> None:
-    from memory.capture import capture
-    from memory.extract import extract
+    from memory.encode.capture import capture
+    from memory.encode.extract import extract
     from vault.clock import parse_time
 
     turns = [

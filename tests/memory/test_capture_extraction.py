@@ -10,17 +10,17 @@ import numpy as np
 import pytest
 
 from indexer.embedder import SentenceTransformerEmbedder
-from memory.capture import capture_scorer, statements_from
-from memory.durable_classifier import (
+from memory.encode.capture import capture_scorer, statements_from
+from memory.encode.durable_classifier import (
     DEFAULT_PATH,
     ClassifierUnavailable,
     DurableClassifier,
     EmbeddingScorer,
     shipped_classifier,
 )
-from memory.extract import RuleScorer, extract
+from memory.encode.extract import RuleScorer, extract
+from memory.encode.turn_text import prepare
 from memory.service import MemoryService
-from memory.turn_text import prepare
 
 
 @pytest.fixture(scope="module")

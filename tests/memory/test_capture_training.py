@@ -17,8 +17,8 @@ from benchmarks.capture_training import (
     table,
 )
 from indexer.embedder import SentenceTransformerEmbedder
-from memory.capture_features import PRIORS
-from memory.durable_classifier import DurableClassifier
+from memory.encode.capture_features import PRIORS
+from memory.encode.durable_classifier import DurableClassifier
 
 
 @pytest.mark.model

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from memory.ccl import (
+from memory.notes.ccl import (
     Dictionary,
     Entry,
     _check,

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from memory.config import MemoryConfig
-from memory.decay import days_until, reinforce, strength
-from memory.recall_tiers import classify, why
+from memory.lifecycle.decay import days_until, reinforce, strength
+from memory.recall.tiers import classify, why
 
 CONFIG = MemoryConfig.default()
 

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from memory.evaluation import ndcg_at, recall_at, reciprocal_rank, scores
+from memory.evaluation.metrics import ndcg_at, recall_at, reciprocal_rank, scores
 
 
 def test_metrics_on_a_known_ranking() -> None:

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from memory.recall import RecallOptions
+from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService
 
 pytestmark = pytest.mark.model

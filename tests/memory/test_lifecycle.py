@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.recall import RecallOptions
+from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService
 from tests.conftest import FakeClock, ServiceFactory
 

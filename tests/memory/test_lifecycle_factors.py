@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from memory import appearances
-from memory.appearances import AppearanceLog
 from memory.config import MemoryConfig
-from memory.lifecycle_factors import (
+from memory.lifecycle import appearances
+from memory.lifecycle.appearances import AppearanceLog
+from memory.lifecycle.factors import (
     RecordFields,
     appearance_factor,
     is_evergreen,
@@ -21,7 +21,7 @@ from memory.lifecycle_factors import (
     path_salience,
     periodic_factor,
 )
-from memory.periodic_links import RESCAN_SECONDS, PeriodicLinks
+from memory.lifecycle.periodic_links import RESCAN_SECONDS, PeriodicLinks
 from tests.conftest import T0
 from vault.errors import VaultError
 

@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from memory.periodic_notes import SummaryUnavailable, synthesize_note, template
-from memory.recent_notes import daily_load, linked_from_notes, periodic_load
+from memory.notes.periodic import SummaryUnavailable, synthesize_note, template
+from memory.notes.recent import daily_load, linked_from_notes, periodic_load
 from memory.service import MemoryService
 from tests.conftest import FakeClock
 from vault.clock import parse_time

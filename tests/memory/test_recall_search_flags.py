@@ -15,7 +15,7 @@ import pytest
 
 from hooks.daemon.ops import dispatch
 from memory.errors import RecallError
-from memory.recall import RecallOptions
+from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService
 from tests.conftest import FakeClock
 

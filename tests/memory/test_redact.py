@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from memory.redact import MARK, redact, remove_private
-from memory.secret_patterns import PROVIDER_TOKENS
+from memory.encode.redact import MARK, redact, remove_private
+from memory.encode.secret_patterns import PROVIDER_TOKENS
 from tests.memory.redact_corpus import NEGATIVE, POSITIVE, Case, Fake
 
 SAMPLES = 5

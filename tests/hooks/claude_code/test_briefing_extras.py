@@ -14,8 +14,8 @@ import pytest
 
 from hooks.claude_code.briefing_extras import compressed, fitting, session_briefing
 from hooks.daemon.control import stop
-from memory.briefing import strongest
-from memory.periodic_notes import synthesize_note
+from memory.notes.briefing import strongest
+from memory.notes.periodic import synthesize_note
 from memory.service import MemoryService
 from tests.conftest import FakeClock
 from vault.clock import parse_time

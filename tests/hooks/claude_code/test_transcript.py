@@ -7,7 +7,7 @@ from pathlib import Path
 
 from hooks.claude_code.project import normalise_remote, project_identity
 from hooks.claude_code.transcript import read_turns
-from memory.extract import extract
+from memory.encode.extract import extract
 
 SAMPLE = Path(__file__).resolve().parents[2] / "fixtures" / "transcript_sample.jsonl"
 

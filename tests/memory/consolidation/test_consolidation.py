@@ -10,11 +10,11 @@ import pytest
 
 from hooks.claude_code.context_text import recall_context
 from hooks.daemon.ops import dispatch
-from memory.capture import capture
 from memory.consolidation.confidence import confidence_factor
+from memory.encode.capture import capture
+from memory.encode.extract import Statement
 from memory.errors import ConsolidationError
-from memory.extract import Statement
-from memory.recall import RecallOptions
+from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService
 from tests.conftest import FakeClock, ServiceFactory
 from vault.layout import Vault

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
-from memory.extract import DECISION
+from memory.encode.extract import DECISION
 from vault.links import link_targets
 from vault.note_blocks import outside_blocks, readable
 from vault.periodic import Period

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from memory.recall import RecallOptions, associative_tiers, candidates
+from memory.recall.ranking import RecallOptions, associative_tiers, candidates
 from memory.results import Associative
 from memory.service import MemoryService
 

@@ -1,5 +1,5 @@
-"""The LoCoMo harness behind `vault bench retrieval` (metrics: memory/evaluation.py,
-the hook path: memory/hook_eval.py). Each conversation gets a fresh vault (its
+"""The LoCoMo harness behind `vault bench retrieval` (metrics: memory/evaluation/metrics.py,
+the hook path: memory/evaluation/hook_path.py). Each conversation gets a fresh vault (its
 timestamps and turn order as when and where each memory was said, linked as
 encoding links them), indexed with the real model, optionally consolidated;
 `now` is its last message. The rank path asks MemoryService.recall for 10,
@@ -22,9 +22,9 @@ from typing import Any
 from indexer.embedder import Embedder, serving_embedder
 from indexer.index import VaultIndex
 from indexer.sync import Progress
-from memory.evaluation import scores
-from memory.hook_eval import Asked, HookPath, HookTally, inject, summary
-from memory.recall import RecallOptions
+from memory.evaluation.hook_path import Asked, HookPath, HookTally, inject, summary
+from memory.evaluation.metrics import scores
+from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService
 from vault.clock import fixed_clock, parse_time
 from vault.config import Settings, load_settings

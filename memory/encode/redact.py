@@ -10,7 +10,7 @@ import math
 import re
 from collections import Counter
 
-from memory.secret_patterns import (
+from memory.encode.secret_patterns import (
     BENIGN_KEY_NAME,
     CODE_VALUE,
     LONG_SECRET_WORDS,

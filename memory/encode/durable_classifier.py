@@ -1,7 +1,7 @@
 """The capture classifier: a logistic regression over the capture rules'
-features (memory/capture_features.py) and the turn's sentence embedding,
+features (memory/encode/capture_features.py) and the turn's sentence embedding,
 shipped as plain arrays in durable_classifier.npz (no pickle) and re-trained by
-`python -m benchmarks.train_capture`. It only scores; memory/extract.py decides.
+`python -m benchmarks.train_capture`. It only scores; memory/encode/extract.py decides.
 numpy is imported here, so the hook fast path never imports this module.
 """
 
@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from indexer.embedder import Embedder
-from memory.capture_features import FEATURE_NAMES, featurize
+from memory.encode.capture_features import FEATURE_NAMES, featurize
+from memory.encode.turn_text import PreparedTurn
 from memory.errors import RecallError
-from memory.turn_text import PreparedTurn
 
 log = logging.getLogger(__name__)
 DEFAULT_PATH = Path(__file__).with_name("durable_classifier.npz")
@@ -54,7 +54,7 @@ class DurableClassifier:
             ) from exc
         if names != FEATURE_NAMES:
             raise ClassifierUnavailable(
-                f"{path}: fit on other features than memory/capture_features.py defines; "
+                f"{path}: fit on other features than memory/encode/capture_features.py defines; "
                 "re-train it with `python -m benchmarks.train_capture`"
             )
         return loaded

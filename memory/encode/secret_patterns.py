@@ -1,7 +1,7 @@
 """The data behind redaction: named regexes for provider-issued tokens, the words
 that mark a secret-bearing name, provider names, and prose words that follow
 "password is" without being one, and the helper that turns word lists into fast
-regexes. memory/redact.py applies them.
+regexes. memory/encode/redact.py applies them.
 
 Most token shapes are ported from gitleaks' config/gitleaks.toml
 (github.com/gitleaks/gitleaks, MIT licence, (c) 2019 Zachary Rice), loosened

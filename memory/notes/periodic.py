@@ -1,7 +1,7 @@
 """Periodic notes as the memory model writes them: show or create a period's
 note, append to it, and synthesize it from the level below and the period's
-memories. Files are vault/'s; synthesis is pure (memory/synthesis.py); an
-optional summariser (an LLM) is passed in. Reading them: memory/recent_notes.py.
+memories. Files are vault/'s; synthesis is pure (memory/notes/synthesis.py); an
+optional summariser (an LLM) is passed in. Reading them: memory/notes/recent.py.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from memory.context import ServiceContext
-from memory.redact import redact
-from memory.synthesis import SECTIONS, MemoryLine, Source, chosen_memories, synthesize
+from memory.encode.redact import redact
+from memory.notes.synthesis import SECTIONS, MemoryLine, Source, chosen_memories, synthesize
 from vault import periodic
 from vault.clock import parse_time
 from vault.daily import read_daily

@@ -16,8 +16,8 @@ from memory.consolidation.interference import updates_of_text
 from memory.consolidation.relations import environment_conflict, value_conflict
 from memory.consolidation.salience import combine, dimensions, learned_weights
 from memory.consolidation.text import analyse
-from memory.extract import RuleScorer, Scorer, Statement, extract
-from memory.redact import redact
+from memory.encode.extract import RuleScorer, Scorer, Statement, extract
+from memory.encode.redact import redact
 from memory.service import MemoryService
 from vault.clock import format_time, parse_time
 
@@ -42,7 +42,7 @@ def capture_scorer(service: MemoryService) -> Scorer:
     """The shipped classifier over the service's embedder where the model is in
     use anyway (the daemon, `vault capture`), else the rules: capture never loads
     a model for itself."""
-    from memory.durable_classifier import EmbeddingScorer, shipped_classifier
+    from memory.encode.durable_classifier import EmbeddingScorer, shipped_classifier
 
     classifier = shipped_classifier()
     embedder = service.index.embedder

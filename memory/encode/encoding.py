@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from memory.context import ServiceContext
+from memory.encode.redact import redact
 from memory.errors import RecallError
-from memory.redact import redact
 from vault.errors import VaultError
 from vault.frontmatter import FrontmatterError, parse
 from vault.ids import make_id, slugify, validate_id

@@ -1,6 +1,6 @@
 """A person's turn made ready for capture: opt-outs, redaction, pasted output,
 segments, questions and explicit cues. Pure text in, text out; it decides
-nothing about what is durable (memory/extract.py does). Redaction runs before
+nothing about what is durable (memory/encode/extract.py does). Redaction runs before
 the turn is split, so no secret reaches a segment.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.redact import redact
+from memory.encode.redact import redact
 
 # Opt-outs: the whole turn is never captured.
 PRIVATE_TAG = re.compile(r"<private>", re.IGNORECASE)

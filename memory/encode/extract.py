@@ -1,5 +1,5 @@
 """Pick durable statements out of conversation turns, without an LLM: a person's
-turn is prepared (memory/turn_text.py), scored (classifier or rules) and kept at
+turn is prepared (memory/encode/turn_text.py), scored (classifier or rules) and kept at
 the scorer's threshold, or always with an explicit cue; one-off commands at its
 ends are cut off. From the assistant only explicit decisions and summaries.
 Pure: no I/O."""
@@ -12,14 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from memory.capture_features import (
+from memory.encode.capture_features import (
     ONE_OFF_MARKERS,
     PRIORS,
     STANDING_MARKERS,
     featurize,
     fired,
 )
-from memory.turn_text import CUE, PreparedTurn, only_cue, prepare, stored_text
+from memory.encode.turn_text import CUE, PreparedTurn, only_cue, prepare, stored_text
 
 DECISION = re.compile(
     r"\b(we(?:'ve| have)? decided|decided to|let'?s go with|let'?s (?:use|switch to|keep)|"

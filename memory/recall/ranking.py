@@ -12,15 +12,15 @@ from datetime import datetime
 
 from indexer.catalog import ManifestRow
 from indexer.index import Candidate, Filters
-from memory.access_stats import refresh_usage, usage_factor
 from memory.consolidation.confidence import confidence_factor
 from memory.context import ServiceContext
-from memory.decay import days_between
 from memory.errors import RecallError
-from memory.recall_tiers import classify, score, why
-from memory.reinforcement import reinforce_hits
+from memory.lifecycle.access_stats import refresh_usage, usage_factor
+from memory.lifecycle.decay import days_between
+from memory.lifecycle.reinforcement import reinforce_hits
+from memory.recall.spreading import Scored, spread
+from memory.recall.tiers import classify, score, why
 from memory.results import Associative, Hit
-from memory.spreading import Scored, spread
 from vault.clock import parse_time
 
 # A ranked candidate with the similarity that breaks ties between equal scores.

@@ -2,7 +2,7 @@
 statement (a rule, a reason, a value, "we always") and what for a passing one
 (a command, a reaction, "now", "for this run"). Each feature carries a prior
 weight and sign; the rules alone score a turn with the priors, the classifier
-(memory/durable_classifier.py) learns around them. Pure Python, no numpy.
+(memory/encode/durable_classifier.py) learns around them. Pure Python, no numpy.
 """
 
 from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Evaluation: the harnesses behind `vault bench retrieval` (metrics, the rank
+path and the hook path).
+"""
