@@ -180,10 +180,10 @@ def after_the_kills(vault: Vault, result: KillResult) -> None:
 def kill_rounds(vault: Vault, kills: int, daemon_share: float, seed: int = 13) -> KillResult:
     """`kills` SIGKILLs: a `daemon_share` of them to the daemon, the rest spread
     over jot, confirm, capture and reindex; every file checked after each."""
-    from indexer.minilm import MiniLMEmbedder
+    from indexer.embedder import bundled_encoder
 
     random.seed(seed)
-    embedder = MiniLMEmbedder()
+    embedder = bundled_encoder(threads=1)  # no thread pool: children fork
     embedder.encode(["warm up"])  # the weights load before the forks
     folder = allow_transcripts(vault)
     result, began = KillResult(), time.monotonic()
