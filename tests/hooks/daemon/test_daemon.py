@@ -10,7 +10,6 @@ import stat
 import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -202,11 +201,10 @@ def test_past_the_cold_budget_the_hook_answers_from_keywords_and_starts_one(
 ) -> None:
     event = {"prompt": "the thumbnail worker queue stalls again, restart it?"}
     try:
-        started = time.monotonic()
+        # how fast is benchmarks/hook_bench.py's business ("past the cold budget")
         result = hook(
             seeded, event, VAULT_NOW="2026-01-02T09:00:00Z", VAULT_HOOK_COLD_WAIT_SECONDS="0"
         )
-        assert time.monotonic() - started < 5
         assert result.returncode == 0
         context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
         assert "thumbnail worker" in context
