@@ -71,6 +71,7 @@ class Machine:
             "CLAUDE_CODE_TMPDIR": str(self.base / "tmp"),  # else /tmp/claude-<uid>
             "VAULT_HOME": str(self.vault.root),
             "HF_HUB_OFFLINE": "1",
+            "VAULT_MODEL_CACHE": os.environ["VAULT_MODEL_CACHE"],  # the model's export, once
         }
         if api is not None:
             env["ANTHROPIC_BASE_URL"] = api.base_url
