@@ -22,7 +22,7 @@ from hooks.claude_code.transcript import read_turns
 from memory.encode.capture import CaptureReport, capture, statements_from
 from memory.encode.extract import Statement
 from memory.encode.redact import redact
-from memory.lifecycle.maintenance import prune_if_due
+from memory.maintenance import prune_if_due
 from memory.service import MemoryService
 from vault.atomic import file_lock
 from vault.clock import format_time

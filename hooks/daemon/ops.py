@@ -230,7 +230,7 @@ def op_list(service: MemoryService, args: Args) -> Reply:
 
 
 def op_status(service: MemoryService, args: Args) -> Reply:
-    from memory.lifecycle.maintenance import last_run
+    from memory.maintenance import last_run
 
     status = service.status().to_dict()
     status["last_prune"] = last_run(service)

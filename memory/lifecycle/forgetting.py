@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memory.consolidation.salience import record_signal
-from memory.context import ServiceContext
-from memory.reading import listing
+from memory.context import ServiceContext, listing
+from memory.lifecycle.salience import record_signal
 from memory.results import Listing
 from vault.errors import MemoryNotFoundError, VaultError
 from vault.ids import validate_id
