@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from hooks.claude_code.project import fits, project_for
-from hooks.daemon import client
+from hooks.client import client
 from vault.config import load_settings
 from vault.paths import resolve_vault_home
 

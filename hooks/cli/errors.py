@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from hooks.daemon.protocol import error_line
+from hooks.client.protocol import error_line
 from indexer.errors import (
     CorruptIndexError,
     IndexBusyError,

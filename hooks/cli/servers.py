@@ -53,7 +53,7 @@ def daemon(context: Context, action: str, as_json: bool) -> None:
     if action.endswith("-service"):
         click.echo(_service(context, install=action == "install-service"))
         return
-    from hooks.daemon import control
+    from hooks.client import control
 
     result = control.act(context.vault, action)
     emit(result) if as_json else click.echo(control.describe(result))

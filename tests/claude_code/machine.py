@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from hooks.daemon import client
+from hooks.client import client
 from tests.claude_code.stub_api import StubApi
 from vault.layout import Vault
 from vault.schema import MemoryRecord

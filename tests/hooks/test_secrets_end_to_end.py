@@ -24,7 +24,7 @@ from click.testing import CliRunner
 from mcp import Client, StdioServerParameters
 
 from hooks.cli.main import main
-from hooks.daemon.control import stop
+from hooks.client.control import stop
 from tests.memory.redact_corpus import POSITIVE, Fake
 from vault.layout import Vault
 

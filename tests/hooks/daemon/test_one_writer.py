@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.safety_writers import catalog_meta, write_memories
-from hooks.daemon import client
+from hooks.client import client
 from indexer.embedder import SentenceTransformerEmbedder
 from indexer.index import VaultIndex
 from tests.hooks.daemon.test_daemon import serve, stop

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from hooks.daemon import client
-from hooks.daemon.protocol import (
+from hooks.client import client
+from hooks.client.protocol import (
     UnsafeSocketFolder,
     make_socket_folder,
     shared_socket_folder,

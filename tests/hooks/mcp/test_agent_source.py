@@ -10,7 +10,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import Implementation
 
-from hooks.daemon.control import stop
+from hooks.client.control import stop
 from hooks.mcp.agent_source import agent_source
 from vault.layout import Vault
 from vault.store import MemoryStore

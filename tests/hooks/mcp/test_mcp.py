@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
-from hooks.daemon.control import stop
+from hooks.client.control import stop
 from vault.layout import Vault
 from vault.store import MemoryStore
 

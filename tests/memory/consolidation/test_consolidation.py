@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hooks.claude_code.context_text import recall_context
-from hooks.daemon.ops import dispatch
+from hooks.ops.table import dispatch
 from memory.encode.capture import capture
 from memory.encode.extract import Statement
 from memory.errors import ConsolidationError

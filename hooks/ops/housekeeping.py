@@ -8,7 +8,7 @@ import os
 from functools import partial
 from pathlib import Path
 
-from hooks.daemon.requests import Args, Reply, optional_text, shown, text_arg
+from hooks.ops.requests import Args, Reply, optional_text, shown, text_arg
 from memory.consolidation.patterns import Generalise
 from memory.errors import RecallError
 from memory.service import MemoryService

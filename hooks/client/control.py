@@ -7,7 +7,7 @@ import signal
 import time
 from typing import Any
 
-from hooks.daemon import client
+from hooks.client import client
 from vault.layout import Vault
 
 START_TIMEOUT = 120.0
