@@ -11,6 +11,7 @@ The caller then syncs the index, which files and links what was created.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -150,15 +151,14 @@ class Importer:
         report = ImportReport()
         known = _known(self.vault)
         for found in items:
-            # The key is written (import_key) and shown in errors: redacted like the rest.
-            item = replace(found, key=redact(found.key))
-            if len(item.text.encode("utf-8")) > MAX_MEMORY_BYTES:
+            if len(found.text.encode("utf-8")) > MAX_MEMORY_BYTES:
                 report.errors.append(
-                    f"{item.key}: larger than {MAX_MEMORY_BYTES // 2**20} MB, "
+                    f"{redact(found.key)}: larger than {MAX_MEMORY_BYTES // 2**20} MB, "
                     "the most a memory holds; not imported (split it)"
                 )
                 continue
-            text = redact(item.text).strip()
+            text = redact(found.text).strip()
+            item = replace(found, key=_safe_key(found, text))
             if not text:
                 report.errors.append(f"{item.key}: empty text (or entirely private)")
                 continue
@@ -250,6 +250,16 @@ class Importer:
         base = self.config.base_stability(item.tier)
         grown = base * self.config.reinforce_factor ** min(item.recalls, 50)
         return round(min(grown, self.config.stability_cap(item.tier)), 6)
+
+
+def _safe_key(item: ImportItem, text: str) -> str:
+    """The item's key as written (import_key) and shown in errors. A key that
+    holds a secret (a source id that is a token) becomes a hash of the redacted
+    text and time: masked keys would all be the same key."""
+    if all(redact(part) == part for part in (item.key, *item.key.split(":"))):
+        return item.key  # each part alone too: "chatgpt:<card number>" hides the card
+    when = item.created.isoformat() if item.created else ""
+    return "redacted:" + hashlib.sha256(f"{text}\n{when}".encode()).hexdigest()[:24]
 
 
 def content_fields(item: ImportItem) -> dict[str, Any]:
