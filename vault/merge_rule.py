@@ -63,7 +63,7 @@ def _merge_key(key: str, base: Meta | None, ours: Meta, theirs: Meta) -> object:
     return other if mine == before else _MISSING
 
 
-def _later(_: object, mine: object, other: object) -> object:
+def later(_: object, mine: object, other: object) -> object:
     mine_time, other_time = _time(mine), _time(other)
     if mine_time is None or other_time is None:
         return mine if other_time is None else other
@@ -77,7 +77,7 @@ def _time(value: object) -> datetime | None:
         return None
 
 
-def _larger(_: object, mine: object, other: object) -> object:
+def larger(_: object, mine: object, other: object) -> object:
     if not _is_number(other):
         return mine
     if not _is_number(mine):
@@ -88,7 +88,7 @@ def _larger(_: object, mine: object, other: object) -> object:
 def _summed(base: object, mine: object, other: object) -> object:
     """ours + theirs - base: each side's new events counted once."""
     if not (_is_number(mine) and _is_number(other)):
-        return _larger(base, mine, other)
+        return larger(base, mine, other)
     if not _is_number(base):
         return max(int(mine), int(other))  # type: ignore[call-overload]
     total = int(mine) + int(other) - int(base)  # type: ignore[call-overload]
@@ -98,7 +98,7 @@ def _summed(base: object, mine: object, other: object) -> object:
 def _stepped(base: object, mine: object, other: object) -> object:
     """Confidence: both sides' validation steps, within the validation range."""
     if not (_is_number(base) and _is_number(mine) and _is_number(other)):
-        return _larger(base, mine, other)
+        return larger(base, mine, other)
     moved = float(mine) + float(other) - float(base)  # type: ignore[arg-type]
     low, high = CONFIDENCE_RANGE
     return round(min(high, max(low, moved)), 3)
@@ -137,7 +137,7 @@ def _as_list(value: object) -> list[str] | None:
     return None
 
 
-def _more_consolidated(_: object, mine: object, other: object) -> object:
+def more_consolidated(_: object, mine: object, other: object) -> object:
     if mine not in TIER_ORDER:
         return mine
     if other not in TIER_ORDER:
@@ -197,11 +197,11 @@ def _filing(base: Meta, ours: Meta, theirs: Meta) -> dict[str, Any]:
 
 
 _MERGERS: dict[str, Callable[[object, object, object], object]] = {
-    "last_access": _later,
-    "stability": _larger,
+    "last_access": later,
+    "stability": larger,
     "recalls": _summed,
     "confirmations": _summed,
     "confidence": _stepped,
-    "tier": _more_consolidated,
+    "tier": more_consolidated,
     **dict.fromkeys(LIST_FIELDS, _joined),
 }
