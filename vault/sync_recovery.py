@@ -79,19 +79,17 @@ def recover(
 ) -> list[str]:
     """Clear what a killed sync left; `started` is the operation sync recorded
     as its own ("rebase", "merge" or ""). Returns notes for the person."""
-    locks = lock_files(git.git_dir())
-    temps = [p for p in git.root.glob(f"{MERGE_TEMP_PREFIX}*") if p.is_file()]
-    unfinished = git.operation_in_progress()
+    if not (_leftovers(git) or git.operation_in_progress() or started):
+        return []
+    _wait_for_git(git.root, wait, lock_files(git.git_dir()))  # a git the kill left running
+    unfinished = git.operation_in_progress()  # looked at again: that git may have finished it
     if unfinished and unfinished != started:
         raise GitError(
             f"a git {unfinished} is unfinished in {git.root}: finish it "
             f"(git {unfinished} --continue) or drop it (git {unfinished} --abort)"
         )
-    if not (locks or temps or started):
-        return []
-    _wait_for_git(git.root, wait, locks)
     notes = []
-    for path in [*locks, *temps]:
+    for path in _leftovers(git):
         path.unlink(missing_ok=True)
         notes.append(f"removed {path.relative_to(git.root)} left by an interrupted git")
     if unfinished:
@@ -100,6 +98,12 @@ def recover(
     if started:
         forget_started()
     return notes
+
+
+def _leftovers(git: Git) -> list[Path]:
+    """git's lock files and merge temp files now present."""
+    temps = [path for path in git.root.glob(f"{MERGE_TEMP_PREFIX}*") if path.is_file()]
+    return [*lock_files(git.git_dir()), *temps]
 
 
 def _wait_for_git(root: Path, wait: float, locks: list[Path]) -> None:
