@@ -135,3 +135,26 @@ def test_five_rounds_of_jots_on_both_machines_leave_no_conflict_markers(
         shown = as_json(laptop, "show", mine.stem)
         damped = len(parse(mine.read_text()).meta.get("damped_by") or [])
         assert shown["salience"] == pytest.approx(0.7**damped, abs=1e-3)  # once per newer
+
+
+def test_a_purged_secret_stays_gone_when_the_other_machine_recalled_it_meanwhile(
+    machines: tuple[Path, Path, str],
+) -> None:
+    laptop, desktop, _ = machines
+    secret = "Dana told me in confidence that she is leaving the company in March."
+    memory_id = vault(laptop, "jot", secret, "--now", "2026-01-02T09:00:00Z").stdout.strip()
+    for root in (laptop, desktop):
+        vault(root, "sync", "--now", "2026-01-02T10:00:00Z")
+    vault(laptop, "purge", memory_id, "--yes")
+    vault(desktop, "reinforce", memory_id, "--now", "2026-01-03T09:00:00Z")
+    vault(laptop, "sync")
+    synced = vault(desktop, "sync")
+    assert f"kept purged memories deleted over edits: memories/{memory_id}.md" in synced.stderr
+    vault(laptop, "sync")
+    for root in (laptop, desktop):
+        assert not list(root.rglob(f"{memory_id}.md"))
+        hits = as_json(root, "recall", "who is leaving the company?", "--now", "2026-01-04")
+        assert memory_id not in {hit["id"] for hit in hits}
+        tracked = subprocess.run(["git", "grep", "-l", "in confidence"], cwd=root,
+                                 capture_output=True)  # fmt: skip
+        assert tracked.stdout == b""  # not in any file git tracks now
