@@ -80,14 +80,21 @@ class Git:
         )
 
     def stage(self, paths: list[str]) -> None:
-        """`git add` exactly these paths (added, changed or deleted), names taken literally."""
-        if paths:
-            self.run("--literal-pathspecs", "add", "--all", "--pathspec-from-file=-",
-                     "--pathspec-file-nul", stdin="\0".join(paths))  # fmt: skip
+        """`git add` exactly these paths (added, changed or deleted)."""
+        self._on_paths(paths, "add", "--all")
 
     def unstage(self, paths: list[str]) -> None:
-        if paths and self.has_commits():
-            self.run("--literal-pathspecs", "reset", "--quiet", "--pathspec-from-file=-",
+        if self.has_commits():
+            self._on_paths(paths, "reset", "--quiet")
+
+    def unstage_tracked(self, paths: list[str]) -> None:
+        """Stop tracking these files (the next commit deletes them there), keeping them here."""
+        self._on_paths(paths, "rm", "--cached", "--quiet", "--ignore-unmatch")
+
+    def _on_paths(self, paths: list[str], *command: str) -> None:
+        """Run `command` on exactly these paths, names taken literally (no globs)."""
+        if paths:
+            self.run("--literal-pathspecs", *command, "--pathspec-from-file=-",
                      "--pathspec-file-nul", stdin="\0".join(paths))  # fmt: skip
 
     def git_dir(self) -> Path:

@@ -31,12 +31,13 @@ from vault.sync_exchange import (
     exchange,
     mark_started,
 )
+from vault.sync_paths import PRIVATE_FOLDERS
 from vault.sync_recovery import recover, stale_locks
 from vault.tombstones import TOMBSTONES
 
 DRIVER = "memory-vault"
 START, END = "# memory-vault:start", "# memory-vault:end"
-IGNORED = (".index/", ".state/", "*.lock", ".*.tmp", ".merge_file_*")
+IGNORED = (".index/", ".state/", "*.lock", ".*.tmp", ".merge_file_*", *PRIVATE_FOLDERS)
 # daily logs and the purge list only grow
 ATTRIBUTES = (f"*.md merge={DRIVER}", "daily/*.md merge=union", f"{TOMBSTONES} merge=union")
 

@@ -45,11 +45,15 @@ def _names(paths: list[str]) -> str:
 
 
 def commit_changes(git: Git, message: str, notes: list[str]) -> int:
-    """Commit the changed memories, notes and sync's own files; say what was left out."""
-    kept, left = split(git.root, git.dirty_paths())
+    """Commit the changed memories, notes and sync's own files; say what was left
+    out. A memory made private since it was shared leaves the repository (the
+    file stays here)."""
+    kept, private, left = split(git.root, git.dirty_paths())
     git.stage(kept)
+    tracked = set(git.run("ls-files", "-z").stdout.split("\0"))
+    git.unstage_tracked([path for path in private if path in tracked])
     staged = git.staged_paths()
-    stray = [path for path in staged if path not in kept and path in left]
+    stray = [path for path in staged if path in left]
     git.unstage(stray)  # staged by hand, still not sync's to commit
     staged = [path for path in staged if path not in stray]
     if left:

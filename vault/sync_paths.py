@@ -1,8 +1,9 @@
 """What `vault sync` commits: memories (active and archived), daily and
 periodic notes, config.toml, and sync's own .gitignore, .gitattributes and
-purge list. Never a cloud-sync conflict copy (the rule the index refuses them
-by, vault/conflicts.py), git's leftover merge files, nor anything else that
-was dropped in the vault; a deletion is always committed.
+purge list. Never a private memory (under memories/private/ or
+archive/private/, or with `private: true`), a cloud-sync conflict copy (the
+rule the index refuses them by, vault/conflicts.py), git's leftover merge
+files, nor anything else dropped in the vault; a deletion is always committed.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from vault.tombstones import TOMBSTONES
 
 OWN_FILES = ("config.toml", ".gitignore", ".gitattributes", TOMBSTONES)
 NOTE_FOLDERS = (MEMORIES, ARCHIVE, "daily", "periodic")
+PRIVATE = "private"  # memories/private/ and archive/private/: this machine only
+PRIVATE_FOLDERS = (f"{MEMORIES}/{PRIVATE}/", f"{ARCHIVE}/{PRIVATE}/")
 READ_LIMIT = 64 * 1024  # enough of a file to find its frontmatter id
 
 
@@ -29,9 +32,19 @@ def committable(root: Path, path: str) -> bool:
     if any(part.startswith(".") for part in parts):
         return False
     full = root / path
-    if full.is_symlink() or not full.is_file():
+    if full.is_symlink() or not full.is_file() or path.startswith(PRIVATE_FOLDERS):
         return False
-    return conflict_copy_of(full, _meta(full)) is None
+    meta = _meta(full)
+    return meta.get(PRIVATE) is not True and conflict_copy_of(full, meta) is None
+
+
+def is_private(root: Path, path: str) -> bool:
+    """A memory kept on this machine: in a private folder, or marked `private: true`."""
+    if path.startswith(PRIVATE_FOLDERS):
+        return True
+    full = root / path
+    is_memory = path.startswith((f"{MEMORIES}/", f"{ARCHIVE}/")) and path.endswith(SUFFIX)
+    return is_memory and full.is_file() and _meta(full).get(PRIVATE) is True
 
 
 def _meta(path: Path) -> dict[str, object]:
@@ -45,12 +58,17 @@ def _meta(path: Path) -> dict[str, object]:
         return {}
 
 
-def split(root: Path, paths: list[str]) -> tuple[list[str], list[str]]:
-    """(paths sync commits, paths it leaves out); a vanished path is a deletion."""
+def split(root: Path, paths: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """(paths sync commits, private memories, other paths it leaves out); a
+    vanished path is a deletion, committed."""
     kept: list[str] = []
+    private: list[str] = []
     left: list[str] = []
     for path in paths:
         full = root / path
         gone = not full.exists() and not full.is_symlink()
-        (kept if gone or committable(root, path) else left).append(path)
-    return kept, left
+        if gone or committable(root, path):
+            kept.append(path)
+        else:
+            (private if is_private(root, path) else left).append(path)
+    return kept, private, left

@@ -196,3 +196,26 @@ def test_reinforcements_of_a_merged_memory_carry_to_the_merged_one(
         assert merged.stability == 39.4
         assert merged.last_access == late
         assert MemoryStore(vault).read(MID).archived
+
+
+def test_private_memories_are_never_pushed(clones: tuple[Vault, Vault], tmp_path: Path) -> None:
+    first, second = clones
+    folder = first.memories_dir / "private"
+    folder.mkdir()
+    meta = {"id": "2026-01-02-my-own-note-aa11", "created": T0, "recalls": 0}
+    (folder / "2026-01-02-my-own-note-aa11.md").write_text(
+        "---\nid: 2026-01-02-my-own-note-aa11\n---\nSalary talk with Dana went well.\n"
+    )
+    MemoryStore(first).create("2026-01-02-marked-note-bb22", {**meta, "id":
+        "2026-01-02-marked-note-bb22", "private": True}, "Dana is leaving in March.\n")  # fmt: skip
+    MemoryStore(first).update(MID, lambda _: {"private": True})  # shared once, private now
+    _sync(first, "laptop")
+    _sync(second, "desktop")
+    history = subprocess.run(["git", "log", "--all", "-p"], cwd=tmp_path / "remote.git",
+                             capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert "Dana" not in history
+    assert "my-own-note" not in history and "marked-note" not in history
+    assert not (second.memories_dir / f"{MID}.md").exists()  # left the shared tree
+    assert MemoryStore(first).read(MID).extra["private"] is True  # still here
+    MemoryStore(first).update(MID, lambda r: {"recalls": r.recalls + 1})
+    assert _sync(first, "laptop").notes == []  # private is not "left out"
