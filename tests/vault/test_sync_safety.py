@@ -214,7 +214,8 @@ def test_private_memories_are_never_pushed(clones: tuple[Vault, Vault], tmp_path
     history = subprocess.run(["git", "log", "--all", "-p"], cwd=tmp_path / "remote.git",
                              capture_output=True, text=True, check=True).stdout  # fmt: skip
     assert "Dana" not in history
-    assert "my-own-note" not in history and "marked-note" not in history
+    assert "my-own-note" not in history
+    assert "marked-note" not in history
     assert not (second.memories_dir / f"{MID}.md").exists()  # left the shared tree
     assert MemoryStore(first).read(MID).extra["private"] is True  # still here
     MemoryStore(first).update(MID, lambda r: {"recalls": r.recalls + 1})
