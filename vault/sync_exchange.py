@@ -121,7 +121,8 @@ def _settle_merge(git: Git, upstream: str, machine: str, result: SyncResult) -> 
         "-m",
         f"vault sync from {machine}: conflicts left in {left}",
     )
-    revived = [p for p in rest if (git.root / p).is_file() and p not in git.files_with_markers()]
+    marked = set(git.files_with_markers())
+    revived = [p for p in rest if (git.root / p).is_file() and p not in marked]
     if revived:
         result.notes.append(f"deleted on one side, changed on the other; kept: {_names(revived)}")
     if len(revived) < len(rest):
