@@ -20,6 +20,7 @@ from vault.ids import validate_id
 
 TIERS = ("episodic", "semantic", "curated")
 DEFAULT_CONFIDENCE = 0.5  # unvalidated; `vault validate` moves it within 0.3-0.9 (seed 004)
+CONFIDENCE_RANGE = (0.3, 0.9)
 # Fields memory-vault writes, in the order a new file lists them.
 OWNED_FIELDS = (
     "id", "created", "last_access", "stability", "tier", "kind", "topic", "tags", "project",
@@ -28,10 +29,11 @@ OWNED_FIELDS = (
     # Consolidation (memory/consolidation): learned salience, validation, and the
     # links that make every merge, supersession, gist and pattern traceable both ways.
     "salience_dims", "confidence", "superseded_by", "supersedes", "merged_into", "merged_from",
-    "gist_of", "gist", "pattern_of",
+    "gist_of", "gist", "pattern_of", "damped_by",
 )  # fmt: skip
 LINK_FIELDS = (
     "superseded_by", "supersedes", "merged_into", "merged_from", "gist_of", "gist", "pattern_of",
+    "damped_by",
 )  # fmt: skip
 FILED_AUTO = "auto"  # `filed: auto`: the topic came from the classifier, not a person
 
@@ -69,6 +71,7 @@ class MemoryRecord:
     gist_of: tuple[str, ...] = ()  # on a gist: its archived full wording
     gist: tuple[str, ...] = ()  # on archived full wording: the gist that replaced it
     pattern_of: tuple[str, ...] = ()  # on a `pattern`: the memories it generalises
+    damped_by: tuple[str, ...] = ()  # the newer memories that updated it (interference)
 
 
 def _text(meta: dict[str, Any], key: str) -> str:
