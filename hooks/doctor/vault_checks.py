@@ -28,12 +28,15 @@ def vault_check(vault: Vault) -> Check:
 
 def index_check(vault: Vault, settings: Settings, embedder: Embedder) -> Check:
     from indexer.catalog import SCHEMA_VERSION
+    from indexer.errors import CorruptIndexError
 
     index = VaultIndex(vault, settings, embedder=embedder)
     try:
         stats = index.stats()
         pending = index.check()
         schema = index.catalog.get_meta("schema_version")
+    except CorruptIndexError as exc:  # an old schema, a damaged file: the writer rebuilds
+        return failed("index", str(exc), "`vault reindex --full` (or any write) rebuilds it")
     finally:
         index.close()
     files = sum(1 for _ in vault.memory_files())
