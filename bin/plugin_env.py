@@ -30,6 +30,7 @@ PACKAGED_SUFFIXES = (".py", ".toml", ".npz", ".json")  # pyproject.toml's packag
 TORCH = "torch==2.13.0"
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"  # PyPI's Linux torch is the CUDA one
 BUILD_GRACE_SECONDS = 1800  # a build marker older than this was left by a killed build
+RETRY_SECONDS = 600  # after a failed build (offline?), hooks wait this long to try again
 USUAL_BUILD_SECONDS = 240  # the estimate before this machine has built once
 
 
@@ -113,7 +114,7 @@ def build_started() -> float | None:
 
 def bootstrap_in_background() -> None:
     """Start `build` detached; at most one at a time."""
-    if build_started() is not None:
+    if build_started() is not None or _failed_recently():
         return
     data_dir().mkdir(parents=True, exist_ok=True)
     (data_dir() / "bootstrapping").touch()
@@ -121,6 +122,13 @@ def bootstrap_in_background() -> None:
     subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "build"],
                      stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                      start_new_session=True, close_fds=True)  # fmt: skip
+
+
+def _failed_recently() -> bool:
+    try:
+        return time.time() - (data_dir() / "build-failed").stat().st_mtime < RETRY_SECONDS
+    except FileNotFoundError:
+        return False
 
 
 def install_commands(target: Path) -> list[list[str]]:
@@ -160,9 +168,11 @@ def build() -> int:
         (data / "build-seconds").write_text(f"{time.time() - began:.0f}\n")
         (data / "installed-version").write_text(version + "\n")
         _remove_old_builds(data / "venvs", keep={target.name})
+        (data / "build-failed").unlink(missing_ok=True)
         return 0
     except (OSError, subprocess.CalledProcessError) as exc:
         print(f"memory-vault: the environment build failed: {exc}", file=sys.stderr)
+        (data / "build-failed").touch()
         return 1
     finally:
         (data / "bootstrapping").unlink(missing_ok=True)
@@ -177,6 +187,11 @@ def _remove_old_builds(folder: Path, keep: set[str]) -> None:
 
 def setting_up_message() -> str:
     """What the first session is told while the environment is built."""
+    if _failed_recently():
+        return (
+            "memory-vault could not install its Python environment (see "
+            f"{data_dir() / 'bootstrap.log'}); it tries again in a few minutes."
+        )
     started = build_started() or time.time()
     try:
         usual = float((data_dir() / "build-seconds").read_text())

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hooks.daemon import client
@@ -48,6 +48,7 @@ class Machine:
     """One person's machine: HOME (with ~/.claude), a vault, projects in git."""
 
     base: Path
+    extra: dict[str, str] = field(default_factory=dict)  # more environment for every command
 
     @property
     def home(self) -> Path:
@@ -72,6 +73,7 @@ class Machine:
             "VAULT_HOME": str(self.vault.root),
             "HF_HUB_OFFLINE": "1",
         }
+        env.update(self.extra)
         if api is not None:
             env["ANTHROPIC_BASE_URL"] = api.base_url
         if now is not None:
