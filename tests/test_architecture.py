@@ -91,14 +91,15 @@ def test_the_rules_see_a_real_violation(tmp_path: Path) -> None:
 
 def room_of(module: str) -> str | None:
     """The room a module belongs to: a sub-package of a layer (hooks.daemon,
-    memory.recall), or, for a module at a layer's top, the module itself in
-    memory/ (its shared bases and the service) and the layer elsewhere."""
+    memory.recall), or, for a module at the top of memory/ or hooks/ (the layers
+    made of rooms), the module itself; vault/ and indexer/ are one room each."""
     parts = module.split(".")
     if parts[0] not in LAYERS:
         return None
     if len(parts) > 1 and (ROOT / parts[0] / parts[1]).is_dir():
         return ".".join(parts[:2])
-    if parts[0] == "memory" and len(parts) > 1 and (ROOT / "memory" / f"{parts[1]}.py").is_file():
+    top_module = len(parts) > 1 and (ROOT / parts[0] / f"{parts[1]}.py").is_file()
+    if parts[0] in ("memory", "hooks") and top_module:
         return ".".join(parts[:2])
     return parts[0]
 
