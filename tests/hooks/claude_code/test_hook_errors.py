@@ -83,3 +83,37 @@ def test_with_a_broken_config_claude_code_still_sends_the_prompt(broken_machine:
     assert request.contains("which port does auth use?")
     log = (machine.vault.state_dir / "hooks.log").read_text()
     assert "user-prompt-submit\nTraceback" in log  # the failure was the hook's, and logged
+
+
+def test_a_hook_whose_log_cannot_be_written_still_exits_0(vault: Vault, tmp_path: Path) -> None:
+    vault.config_path.write_text(BROKEN)
+    (vault.state_dir / "hooks.log").mkdir(parents=True)  # appending to it fails
+    env = {**os.environ, "VAULT_HOME": str(vault.root)}
+    result = subprocess.run([str(VENV_BIN / "vault-hook"), "stop"], input=payload(tmp_path),
+                            capture_output=True, text=True, env=env, timeout=60)  # fmt: skip
+    assert (result.returncode, result.stdout) == (0, "")
+    assert result.stderr.startswith("memory-vault stop: VaultError: ")
+
+
+def test_the_stderr_line_is_cut_at_300_characters(tmp_path: Path) -> None:
+    deep = tmp_path.joinpath(*["a-folder-with-a-long-name"] * 12, "vault")
+    Vault(deep).create_folders()
+    (deep / "config.toml").write_text(BROKEN)
+    env = {**os.environ, "VAULT_HOME": str(deep)}
+    result = subprocess.run([str(VENV_BIN / "vault-hook"), "stop"], input=payload(tmp_path),
+                            capture_output=True, text=True, env=env, timeout=60)  # fmt: skip
+    [line] = result.stderr.splitlines()
+    assert len(line) == 300
+
+
+def test_an_interrupted_handler_exits_0_and_logs_nothing(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hooks.claude_code import entry
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(entry.HANDLERS, "stop", interrupted)
+    assert entry.main(["stop"]) == 0
+    assert not (vault.state_dir / "hooks.log").exists()
