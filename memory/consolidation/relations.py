@@ -8,16 +8,21 @@ another name in the same sentence frame; never across projects or environments.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from memory.consolidation.merge import clauses
+from memory.consolidation.subject import other_subject, swapped_slot
 from memory.consolidation.text import Facts, stem
 
 NUMBER_MARGIN = 0.05  # a differing value also needs a subject this much closer
-NAME_MARGIN = 0.15  # a differing name needs a much closer subject (names are weak evidence)
-FRAME_SHARE = 0.5  # share of the shorter memory's words the two sentences must have in common
 NEVER_RELATED_KINDS = frozenset({"pattern"})
+# Two memories are one fact said twice from this cosine up (with no veto); below
+# it the same thing's other attributes sit (calibrated on the tuning pairs of
+# benchmarks/data/consolidation_pairs.json: restatements >= 0.77, others <= 0.72).
+RESTATEMENT_COSINE = 0.75
 
 
 @dataclass(frozen=True)
@@ -33,40 +38,34 @@ class Item:
     facts: Facts
 
 
+# Units of one dimension: "30 minutes" and "2 hours" are values of one attribute.
+DIMENSIONS = {
+    "millisecond": "duration", "second": "duration", "minute": "duration", "hour": "duration",
+    "day": "duration", "week": "duration", "kb": "size", "mb": "size", "gb": "size", "tb": "size",
+}  # fmt: skip
+
+
+def _by_dimension(facts: Facts) -> dict[str, frozenset[str]]:
+    found: dict[str, frozenset[str]] = {}
+    for key, values in facts.values.items():
+        dimension = DIMENSIONS.get(key, key)
+        found[dimension] = found.get(dimension, frozenset()) | {
+            v if key == dimension else f"{v} {key}" for v in values
+        }
+    return found
+
+
 def value_conflict(older: Facts, newer: Facts) -> str | None:
     """The kind of value both state with no value in common ("port"), or None."""
-    for key in sorted(older.values):
-        if key in newer.values and not older.values[key] & newer.values[key]:
+    old, new = _by_dimension(older), _by_dimension(newer)
+    for key in sorted(old):
+        if key in new and not old[key] & new[key]:
             return key
     return None
 
 
 def environment_conflict(a: Facts, b: Facts) -> bool:
     return bool(a.environments and b.environments and not a.environments & b.environments)
-
-
-def frame_share(a: Facts, b: Facts) -> float:
-    """How much of the shorter sentence the two share, names left out."""
-    left = a.tokens - {w for name in a.names for w in name.split()}
-    right = b.tokens - {w for name in b.names for w in name.split()}
-    return len(left & right) / max(1, min(len(left), len(right)))
-
-
-def substituted_names(older: Facts, newer: Facts) -> bool:
-    """Each names someone or something the other does not mention at all."""
-    if set(older.values) ^ set(newer.values):
-        return False  # they state different kinds of values: different attributes
-
-    def unmentioned(name: str, other: Facts) -> bool:
-        words = name.split()
-        if any(stem(word) in other.tokens for word in words):
-            return False
-        # A short form names the same one (Mel, Melanie).
-        return not any(n.startswith(name) or name.startswith(n) for n in other.names)
-
-    gone = [n for n in older.names - newer.names if unmentioned(n, newer)]
-    came = [n for n in newer.names - older.names if unmentioned(n, older)]
-    return bool(gone and came)
 
 
 def supersedes(older: Item, newer: Item, cosine: float, bar: float) -> str | None:
@@ -81,21 +80,55 @@ def supersedes(older: Item, newer: Item, cosine: float, bar: float) -> str | Non
         return None
     if old.speaker != new.speaker:
         return None  # one person's words do not update another's
+    if other_subject(old.core, new.core):
+        return None  # the same attribute of another thing
+    return _change(old, new, cosine, bar)
+
+
+def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     key = value_conflict(old, new)
-    if key and cosine >= bar + NUMBER_MARGIN:
-        before, after = sorted(old.values[key]), sorted(new.values[key])
+    if key and cosine >= bar + NUMBER_MARGIN and _same_frame(old, new):
+        before, after = sorted(_by_dimension(old)[key]), sorted(_by_dimension(new)[key])
         return f"{key} {', '.join(before)} -> {', '.join(after)}"
     changed = new.replaced & old.affirmed
-    if new.change and changed and cosine >= bar:
+    if changed and cosine >= bar:
         return f"says {', '.join(sorted(changed))} was replaced"
-    if (
-        cosine >= bar + NAME_MARGIN
-        and frame_share(old, new) >= FRAME_SHARE
-        and substituted_names(old, new)
-    ):
-        before, after = sorted(old.names - new.names), sorted(new.names - old.names)
-        return f"names {', '.join(after)} where it said {', '.join(before)}"
+    dropped = new.negated & old.affirmed
+    taken = new.affirmed - old.tokens
+    if dropped and taken and cosine >= bar:
+        return f"takes {', '.join(sorted(taken))} instead of {', '.join(sorted(dropped))}"
+    if cosine >= bar + NUMBER_MARGIN:
+        for clause in clauses(new.core):
+            slot = swapped_slot(old.core, clause)
+            if slot:
+                return f"{slot[1]} where it said {slot[0]}"
+    if new.change and _other_detail(old, new) and cosine >= bar + NUMBER_MARGIN:
+        return f"{', '.join(sorted(new.specific_values))} where it said " + ", ".join(
+            sorted(old.specific_values)
+        )
     return None
+
+
+def _plain_tokens(facts: Facts) -> frozenset[str]:
+    """Content words but values and codes (and the parts of codes: us-east-1)."""
+    coded = {part for t in facts.specific_values for part in re.split(r"[./\-:]+", t)}
+    return facts.tokens - facts.specific_values - coded
+
+
+def _same_frame(old: Facts, new: Facts) -> bool:
+    """Half the shorter sentence's plain words are in the other (a value of the
+    same thing, not the same unit of two unrelated things)."""
+    left, right = _plain_tokens(old), _plain_tokens(new)
+    return len(left & right) * 2 >= max(1, min(len(left), len(right)))
+
+
+def _other_detail(old: Facts, new: Facts) -> bool:
+    """Another number or code in the same words ("per pod is 20" / "lowered to 10")."""
+    if not old.specific_values or not new.specific_values:
+        return False
+    if old.specific_values & new.specific_values:
+        return False
+    return _same_frame(old, new)
 
 
 def why_not_one_fact(a: Item, b: Item) -> str | None:
@@ -114,6 +147,9 @@ def why_not_one_fact(a: Item, b: Item) -> str | None:
         return "different environments"
     if value_conflict(a.facts, b.facts):
         return "different values"
+    about = other_subject(a.facts.core, b.facts.core)
+    if about:
+        return about
     left, right = a.facts.specific_values, b.facts.specific_values
     if left - right and right - left and not left & right:
         return "different details"
@@ -148,3 +184,29 @@ LEXICAL_WEIGHT = 0.3  # similarity = 0.7 x cosine + 0.3 x weighted word overlap
 
 def similarity(cosine: float, a: Facts, b: Facts, weights: WordWeights) -> float:
     return (1 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * weights.overlap(a.tokens, b.tokens)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What a newer memory is to an older one: "change" (it replaces it),
+    "restatement" (the same fact again) or "distinct" (both stand)."""
+
+    relation: str
+    reason: str
+
+
+def judge(
+    older: Item, newer: Item, cosine: float, alike: float, change_bar: float, merge_bar: float
+) -> Judgement:
+    """The one home of "is this a change, a restatement or something else", for
+    consolidation and capture. `cosine`: of their core wording; `alike`: the
+    similarity (cosine and shared rare words); the bars from the settings."""
+    why = supersedes(older, newer, cosine, change_bar)
+    if why:
+        return Judgement("change", why)
+    veto = why_not_one_fact(older, newer)
+    if veto:
+        return Judgement("distinct", veto)
+    if alike < merge_bar or cosine < RESTATEMENT_COSINE:
+        return Judgement("distinct", f"cosine {cosine:.2f}, similarity {alike:.2f}: not alike")
+    return Judgement("restatement", f"cosine {cosine:.2f}, similarity {alike:.2f}")

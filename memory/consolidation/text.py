@@ -38,13 +38,14 @@ _REPLACED = [
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
         r"\bfrom ([^,;:.]+?) to\b", r"\boff ([^,;:.]+?)(?= to\b|[,;:.]|$)",
-        r"\b([\w.\-`]+(?: [\w.\-`]+)?) (?:is|are) gone\b", r"\bno longer ([^,;:.]+)",
+        r"\b([\w.\-`]+(?: [\w.\-`]+)?) (?:is|are|was|were|got) (?:gone|removed|retired|"
+        r"replaced|dropped|deleted|out|no longer used)\b", r"\bno longer (?:in |on |at )?([^,;:.]+)",
         r"\bthe old ([^,;:.]+)", r"\breplaced ([^,;:.]+?) with\b",
     )
 ]  # fmt: skip
 _PHRASE_END = re.compile(r"\b(?:in|on|at|for|with|by|so|because|but|which|that|when|while)\b")
 _NEGATION = re.compile(
-    r"\b(?:rather than|instead of|not|never|no|don't|do not|without)\b((?:[^,;:.]|\.(?=\w))*)",
+    r"\b(?:rather than|instead of|in place of|not|never|no|don't|do not|without)\b((?:[^,;:.]|\.(?=\w))*)",
     re.IGNORECASE,
 )
 # A negation's scope ends at a preposition: "no modules in logslice" negates the modules.
@@ -163,14 +164,25 @@ def proper_names(text: str) -> frozenset[str]:
     return frozenset(name for name in found if name not in _COMMON | _CALENDAR)
 
 
+_NUMBER_WORDS = {
+    word: str(n)
+    for n, word in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)
+}
+_NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?= [a-z])", re.IGNORECASE)
+_WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
+
+
 def analyse(text: str) -> Facts:
     core = " ".join(gist_sentences(text)) or " ".join(text.split())
     values: dict[str, set[str]] = {}
     numbers = set()
-    for key, value in keyed_numbers(core):
+    spelled = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], core)
+    for key, value in keyed_numbers(spelled):  # "two approvals" is 2 of them
         numbers.add(value)
         if key:
             values.setdefault(key, set()).add(value)
+    for day in _WEEKDAY.findall(core):  # "cut on Thursdays": a value of the day it happens
+        values.setdefault("weekday", set()).add(day.lower())
     negated = negated_terms(core)
     lowered = re.findall(r"[a-z]+", text.lower())
     speaker = _SPEAKER.match(text)
