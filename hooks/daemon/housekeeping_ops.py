@@ -66,7 +66,8 @@ def op_capture(service: MemoryService, args: Args) -> Reply:
     session, project = optional_text(args, "session"), optional_text(args, "project")
     if args.get("wait"):  # `vault capture`: the person waits for the report
         report = capture_transcript(service, path, session, project, environ)
-        return Reply({"created": report.created, "reinforced": report.reinforced})
+        return Reply({"created": report.created, "reinforced": report.reinforced,
+                      "superseded": report.superseded})  # fmt: skip
     capture = partial(capture_transcript, service, path, session, project, environ)
     return Reply({"queued": str(path)}, (capture,))
 

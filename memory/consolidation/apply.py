@@ -17,6 +17,7 @@ from memory.config import MemoryConfig
 from memory.consolidation.files import JournaledFiles, StaleMemory
 from memory.consolidation.journal import exists_in_vault
 from memory.consolidation.plan import Action, Gist, Merge, Pattern, Supersede
+from memory.consolidation.statement import appended
 from memory.lifecycle.decay import effective_stability
 from vault import frontmatter
 from vault.errors import VaultError
@@ -91,8 +92,8 @@ class Runner:
         older, newer = action.older, action.newer
         self.files.read(older)
         self.files.read(newer)
-        self.files.update(older, _appended("superseded_by", newer), to_archive=True)
-        self.files.update(newer, _appended("supersedes", older))
+        self.files.update(older, appended("superseded_by", newer), to_archive=True)
+        self.files.update(newer, appended("supersedes", older))
         return {"action": "supersede", "older": older, "newer": newer, "reason": action.reason}
 
     def merge(self, action: Merge) -> dict[str, Any]:
@@ -102,7 +103,7 @@ class Runner:
         meta = merged_meta(merged_id, records, self.config)
         self.files.create(merged_id, frontmatter.render(meta, text))
         for source in action.sources:
-            self.files.update(source, _appended("merged_into", merged_id), to_archive=True)
+            self.files.update(source, appended("merged_into", merged_id), to_archive=True)
             self.applied.merged_into[source] = merged_id
         for other in sorted({o for s in action.sources for o in self.backlinks.get(s, [])}):
             if other not in action.sources and other not in self.applied.merged_into:
@@ -146,14 +147,6 @@ class Runner:
             if not exists_in_vault(self.files.vault, candidate):
                 return candidate
         raise StaleMemory(f"no free id for {text[:40]!r}")
-
-
-def _appended(key: str, memory_id: str) -> Any:
-    def changes(record: MemoryRecord) -> dict[str, Any]:
-        current = link_targets(getattr(record, key))
-        return {key: [wikilink(t) for t in dict.fromkeys([*current, memory_id])]}
-
-    return changes
 
 
 def _relinked(sources: set[str], merged_id: str) -> Any:

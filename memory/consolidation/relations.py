@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from memory.consolidation.merge import clauses
 from memory.consolidation.subject import other_subject, swapped_slot
-from memory.consolidation.text import Facts, stem
+from memory.consolidation.text import Facts
 
 NUMBER_MARGIN = 0.05  # a differing value also needs a subject this much closer
 NEVER_RELATED_KINDS = frozenset({"pattern"})

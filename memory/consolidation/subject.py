@@ -23,7 +23,8 @@ _MEASURES = frozenset({"port", "version", "sdk", "v", "python", "node", "ruby", 
 # How instructions and preferences open ("Use pytest fixtures", "Prefers pytest
 # fixtures"): a different opening verb does not name another thing.
 _OPENERS = frozenset(
-    stem(w) for w in "use prefer write keep avoid run always never add put make let go "
+    stem(w)
+    for w in "use prefer write keep avoid run always never add put make let go "
     "stick pick choose want like".split()
 )
 _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten twelve".split())

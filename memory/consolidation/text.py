@@ -39,13 +39,15 @@ _REPLACED = [
     for pattern in (
         r"\bfrom ([^,;:.]+?) to\b", r"\boff ([^,;:.]+?)(?= to\b|[,;:.]|$)",
         r"\b([\w.\-`]+(?: [\w.\-`]+)?) (?:is|are|was|were|got) (?:gone|removed|retired|"
-        r"replaced|dropped|deleted|out|no longer used)\b", r"\bno longer (?:in |on |at )?([^,;:.]+)",
+        r"replaced|dropped|deleted|out|no longer used)\b",
+        r"\bno longer (?:in |on |at )?([^,;:.]+)",
         r"\bthe old ([^,;:.]+)", r"\breplaced ([^,;:.]+?) with\b",
     )
 ]  # fmt: skip
 _PHRASE_END = re.compile(r"\b(?:in|on|at|for|with|by|so|because|but|which|that|when|while)\b")
 _NEGATION = re.compile(
-    r"\b(?:rather than|instead of|in place of|not|never|no|don't|do not|without)\b((?:[^,;:.]|\.(?=\w))*)",
+    r"\b(?:rather than|instead of|in place of|not|never|no|don't|do not|without)\b"
+    r"((?:[^,;:.]|\.(?=\w))*)",
     re.IGNORECASE,
 )
 # A negation's scope ends at a preposition: "no modules in logslice" negates the modules.
@@ -164,10 +166,8 @@ def proper_names(text: str) -> frozenset[str]:
     return frozenset(name for name in found if name not in _COMMON | _CALENDAR)
 
 
-_NUMBER_WORDS = {
-    word: str(n)
-    for n, word in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)
-}
+_SPELLED = "one two three four five six seven eight nine ten eleven twelve"
+_NUMBER_WORDS = {word: str(n) for n, word in enumerate(_SPELLED.split(), 1)}
 _NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?= [a-z])", re.IGNORECASE)
 _WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
 
