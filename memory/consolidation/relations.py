@@ -23,6 +23,8 @@ NEVER_RELATED_KINDS = frozenset({"pattern"})
 # it the same thing's other attributes sit (calibrated on the tuning pairs of
 # benchmarks/data/consolidation_pairs.json: restatements >= 0.77, others <= 0.72).
 RESTATEMENT_COSINE = 0.75
+MAX_TAKEN = 3  # new words a "Y instead of X" change brings (more: another statement)
+_CONTRAST = frozenset({"instead", "rather", "place"})
 
 
 @dataclass(frozen=True)
@@ -94,8 +96,10 @@ def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     if changed and cosine >= bar:
         return f"says {', '.join(sorted(changed))} was replaced"
     dropped = new.negated & old.affirmed
-    taken = new.affirmed - old.tokens
-    if dropped and taken and cosine >= bar:
+    taken = new.affirmed - old.tokens - _CONTRAST
+    # "use loguru instead of structlog": a few new words in place of what the older
+    # chose; not a restatement that rejects the same thing ("not setUp" again).
+    if dropped and 0 < len(taken) <= MAX_TAKEN and not old.negated & new.negated and cosine >= bar:
         return f"takes {', '.join(sorted(taken))} instead of {', '.join(sorted(dropped))}"
     if cosine >= bar + NUMBER_MARGIN:
         for clause in clauses(new.core):
