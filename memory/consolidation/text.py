@@ -169,6 +169,12 @@ def proper_names(text: str) -> frozenset[str]:
 _SPELLED = "one two three four five six seven eight nine ten eleven twelve"
 _NUMBER_WORDS = {word: str(n) for n, word in enumerate(_SPELLED.split(), 1)}
 _NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?= [a-z])", re.IGNORECASE)
+# A value named as the one before ("moved from 8000", "was 3.11"): not the current one.
+_FORMER = re.compile(
+    r"\b(?:from|was|were|instead of|rather than|no longer|not)\s+(?:[a-z]+\s+)?"
+    r"(\d+(?:[.:]\d+)*%?)(?![\w\-/:]|\.\d)",
+    re.IGNORECASE,
+)
 _WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
 
 
@@ -181,6 +187,8 @@ def analyse(text: str) -> Facts:
         numbers.add(value)
         if key:
             values.setdefault(key, set()).add(value)
+    former = set(_FORMER.findall(spelled))
+    values = {key: found - former or found for key, found in values.items()}
     for day in _WEEKDAY.findall(core):  # "cut on Thursdays": a value of the day it happens
         values.setdefault("weekday", set()).add(day.lower())
     negated = negated_terms(core)
