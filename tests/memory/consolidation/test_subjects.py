@@ -52,7 +52,8 @@ def test_the_same_attribute_of_different_things_is_kept(
 @pytest.mark.parametrize(
     ("older", "newer"),
     [
-        ("The nightly backup runs at 02:00 UTC.", "The nightly backup moved from 02:00 to 04:30 UTC."),
+        ("The nightly backup runs at 02:00 UTC.",
+         "The nightly backup moved from 02:00 to 04:30 UTC."),
         ("Sam is the code owner for src/billing in the api repo.",
          "Dana is the code owner for src/billing in the api repo now."),
         ("The api repo targets Python 3.11.", "The api repo targets Python 3.12."),
