@@ -68,9 +68,10 @@ class Journal:
         """Write down, before writing, what each file will hold ("" : removed), so
         a run killed midway is undone without --force when nothing else touched it."""
         for path, data in writes.items():
-            self.files[self.vault.relative(path)]["after_sha256"] = (
-                REMOVED if data is None else _sha(data)
-            )
+            entry = self.files[self.vault.relative(path)]
+            if entry["after_sha256"] is not None:  # written twice: the first is a state too
+                entry.setdefault("between", []).append(entry["after_sha256"])
+            entry["after_sha256"] = REMOVED if data is None else _sha(data)
         self.save()
 
     def save(self) -> None:
@@ -159,11 +160,12 @@ def _as_left(path: Path, entry: dict[str, Any]) -> bool:
     if current is not None and before is not None and current == before.encode("utf-8"):
         return True
     after = entry.get("after_sha256")
-    if after == REMOVED:
-        return current is None
     if after is None:  # journals before write-ahead hashes: unknown after a crash
         return current is None or before is None
-    return current is not None and _sha(current) == after
+    states = {after, *entry.get("between", [])}  # a killed run may stop between writes
+    if current is None:
+        return REMOVED in states
+    return _sha(current) in states
 
 
 def _restore(vault: Vault, entry: dict[str, Any], report: UndoReport) -> None:
