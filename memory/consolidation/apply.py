@@ -160,8 +160,9 @@ def _relinked(sources: set[str], merged_id: str) -> Any:
 def merged_meta(
     merged_id: str, records: list[MemoryRecord], config: MemoryConfig
 ) -> dict[str, Any]:
-    """The frontmatter of a merged memory: the strongest source's stability and
-    tier, summed recalls and confirmations, the union of tags and links."""
+    """The frontmatter of a merged memory: the semantic tier (seed 003) at the
+    strongest source's stability (its strength is unchanged), summed recalls and
+    confirmations, the union of tags and links."""
     strongest = max(records, key=lambda r: effective_stability(r.stability, r.tier, config))
     sources = {r.id for r in records}
     topics = Counter(r.topic for r in records if r.topic)
@@ -170,7 +171,7 @@ def merged_meta(
         "id": merged_id, "created": min(r.created for r in records),
         "last_access": max(r.last_access for r in records),
         "stability": effective_stability(strongest.stability, strongest.tier, config),
-        "tier": strongest.tier, "kind": records[0].kind,
+        "tier": "semantic", "kind": records[0].kind,  # seed 003: merged memories are semantic
         "topic": topics.most_common(1)[0][0] if topics else "",
         "tags": list(dict.fromkeys(t for r in records for t in r.tags)),
         "project": records[0].project, "session": "", "source": "consolidation",

@@ -81,6 +81,7 @@ def test_consolidate_merges_supersedes_gists_and_undo_restores_every_byte(
     assert set(link_targets(merged.merged_from)) == {ids[f"fixture{n}"] for n in range(5)}
     assert ("conftest.py" in merged.body, "yield" in merged.body) == (True, True)
     assert merged.confidence == 0.9
+    assert merged.tier == "semantic"  # seed 003: merged memories are semantic
     source = service.show(ids["fixture1"])[0]
     assert (source.archived, link_targets(source.merged_into)) == (True, [merged.id])
     assert link_targets(service.show(ids["linker"])[0].links) == [merged.id]
