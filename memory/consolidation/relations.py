@@ -15,15 +15,19 @@ from dataclasses import dataclass
 
 from memory.consolidation.merge import clauses
 from memory.consolidation.subject import other_subject, swapped_slot
-from memory.consolidation.text import Facts
+from memory.consolidation.text import Facts, contrasted_terms, stem
 
 NUMBER_MARGIN = 0.05  # a differing value also needs a subject this much closer
+NAME_MARGIN = 0.15  # a differing name needs a much closer subject (names are weak evidence)
+NAME_FRAME_SHARE = 0.7
+# a differing value: some of the rest in common (not "upload 50 MB" / "4 GB memory")
+SAME_FRAME_SHARE = 0.25
 NEVER_RELATED_KINDS = frozenset({"pattern"})
 # Two memories are one fact said twice from this cosine up (with no veto); below
 # it the same thing's other attributes sit (calibrated on the tuning pairs of
 # benchmarks/data/consolidation_pairs.json: restatements >= 0.77, others <= 0.72).
 RESTATEMENT_COSINE = 0.75
-MAX_TAKEN = 3  # new words a "Y instead of X" change brings (more: another statement)
+MAX_TAKEN = 6  # new words a "Y instead of X" change brings (more: another statement)
 _CONTRAST = frozenset({"instead", "rather", "place"})
 
 
@@ -70,6 +74,30 @@ def environment_conflict(a: Facts, b: Facts) -> bool:
     return bool(a.environments and b.environments and not a.environments & b.environments)
 
 
+def frame_share(a: Facts, b: Facts) -> float:
+    """How much of the shorter sentence the two share, names left out."""
+    left = a.tokens - {w for name in a.names for w in name.split()}
+    right = b.tokens - {w for name in b.names for w in name.split()}
+    return len(left & right) / max(1, min(len(left), len(right)))
+
+
+def substituted_names(older: Facts, newer: Facts) -> bool:
+    """Each names someone or something the other does not mention at all."""
+    if set(older.values) ^ set(newer.values):
+        return False  # they state different kinds of values: different attributes
+
+    def unmentioned(name: str, other: Facts) -> bool:
+        words = name.split()
+        if any(stem(word) in other.tokens for word in words):
+            return False
+        # A short form names the same one (Mel, Melanie).
+        return not any(n.startswith(name) or name.startswith(n) for n in other.names)
+
+    gone = [n for n in older.names - newer.names if unmentioned(n, newer)]
+    came = [n for n in newer.names - older.names if unmentioned(n, older)]
+    return bool(gone and came)
+
+
 def supersedes(older: Item, newer: Item, cosine: float, bar: float) -> str | None:
     """Why `newer` replaces the fact `older` states, or None. `cosine` is the
     similarity of their core wording; `bar` the least that means "same subject"."""
@@ -95,17 +123,29 @@ def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     changed = new.replaced & old.affirmed
     if changed and cosine >= bar:
         return f"says {', '.join(sorted(changed))} was replaced"
-    dropped = new.negated & old.affirmed
+    dropped = contrasted_terms(new.core) & old.affirmed
     taken = new.affirmed - old.tokens - _CONTRAST
     # "use loguru instead of structlog": a few new words in place of what the older
     # chose; not a restatement that rejects the same thing ("not setUp" again).
-    if dropped and 0 < len(taken) <= MAX_TAKEN and not old.negated & new.negated and cosine >= bar:
+    if (
+        dropped
+        and 0 < len(taken) <= MAX_TAKEN
+        and not (old.negated | contrasted_terms(old.core)) & new.negated
+        and cosine >= bar
+    ):
         return f"takes {', '.join(sorted(taken))} instead of {', '.join(sorted(dropped))}"
     if cosine >= bar + NUMBER_MARGIN:
         for clause in clauses(new.core):
             slot = swapped_slot(old.core, clause)
             if slot:
                 return f"{slot[1]} where it said {slot[0]}"
+    if (
+        cosine >= bar + NAME_MARGIN
+        and frame_share(old, new) >= NAME_FRAME_SHARE
+        and substituted_names(old, new)
+    ):
+        before, after = sorted(old.names - new.names), sorted(new.names - old.names)
+        return f"names {', '.join(after)} where it said {', '.join(before)}"
     if new.change and _other_detail(old, new) and cosine >= bar + NUMBER_MARGIN:
         return f"{', '.join(sorted(new.specific_values))} where it said " + ", ".join(
             sorted(old.specific_values)
@@ -123,7 +163,7 @@ def _same_frame(old: Facts, new: Facts) -> bool:
     """Half the shorter sentence's plain words are in the other (a value of the
     same thing, not the same unit of two unrelated things)."""
     left, right = _plain_tokens(old), _plain_tokens(new)
-    return len(left & right) * 2 >= max(1, min(len(left), len(right)))
+    return len(left & right) >= SAME_FRAME_SHARE * max(1, min(len(left), len(right)))
 
 
 def _other_detail(old: Facts, new: Facts) -> bool:
@@ -132,7 +172,12 @@ def _other_detail(old: Facts, new: Facts) -> bool:
         return False
     if old.specific_values & new.specific_values:
         return False
-    return _same_frame(old, new)
+    kinds = {_numeric(v) for v in old.specific_values | new.specific_values}
+    return len(kinds) == 1 and _same_frame(old, new)  # 1.29 is no new eu-west-1
+
+
+def _numeric(value: str) -> bool:
+    return bool(re.fullmatch(r"[\d.:%]+", value))
 
 
 def why_not_one_fact(a: Item, b: Item) -> str | None:

@@ -51,7 +51,7 @@ _NEGATION = re.compile(
     re.IGNORECASE,
 )
 # A negation's scope ends at a preposition: "no modules in logslice" negates the modules.
-_LEADING_PREPOSITION = re.compile(r"^\s*(?:as|in|to|for|on|at|with|from)\b", re.IGNORECASE)
+_LEADING_PREPOSITION = re.compile(r"^\s*(?:as|in|to|for|on|at|with|from|by)\b", re.IGNORECASE)
 _SCOPE_END = re.compile(r"\b(?:in|for|of|on|at|from|with|by|so|because|but|when|while)\b")
 _POSSESSIVE = re.compile(r"\b([A-Z][a-z]+)'s\b")
 _SPEAKER = re.compile(r"^([A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?):\s")  # "Caroline: ..." in a transcript
@@ -146,6 +146,21 @@ def negated_terms(text: str) -> frozenset[str]:
     for match in _NEGATION.finditer(text):
         scope = _LEADING_PREPOSITION.sub("", match.group(1))
         found |= tokens(_SCOPE_END.split(scope)[0])
+    return frozenset(found)
+
+
+_CONTRASTED = re.compile(
+    r"\b(?:instead of|rather than|in place of|prefer(?:s|red)?\b[^,;:.]*?\b(?:to|over))\s+"
+    r"([^,;:.]+)",
+    re.IGNORECASE,
+)
+
+
+def contrasted_terms(text: str) -> frozenset[str]:
+    """What a choice is made against: "loguru instead of structlog" -> structlog."""
+    found: set[str] = set()
+    for match in _CONTRASTED.finditer(text):
+        found |= tokens(_SCOPE_END.split(match.group(1))[0])
     return frozenset(found)
 
 
