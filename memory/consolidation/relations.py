@@ -258,4 +258,7 @@ def judge(
         return Judgement("distinct", veto)
     if alike < merge_bar or cosine < RESTATEMENT_COSINE:
         return Judgement("distinct", f"cosine {cosine:.2f}, similarity {alike:.2f}: not alike")
+    denied = (newer.facts.negated | newer.facts.replaced) & older.facts.affirmed
+    if denied:  # "..., not main": a restatement never denies what the older states
+        return Judgement("distinct", f"denies {', '.join(sorted(denied))}")
     return Judgement("restatement", f"cosine {cosine:.2f}, similarity {alike:.2f}")
