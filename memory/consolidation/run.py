@@ -159,11 +159,14 @@ def _bounded(service: ServiceContext, plan: Plan, active: int) -> tuple[Plan, li
 
 
 def apply_review(service: ServiceContext, picks: list[int] | None) -> RunReport:
-    """Apply entries of the review list (1-based; None: all) as one journaled run,
-    each checked against the vault as it is now (gone or moved: skipped)."""
-    actions = [_action(entry) for entry in take(service.vault, picks)]
+    """Apply entries of the review list (1-based; None: all) as one journaled run;
+    a merge whose source was edited since the plan (or is gone) is skipped."""
+    entries = take(service.vault, picks)
+    actions = [_action(entry) for entry in entries]
     service.fresh()
     runner = _start(service, None)
+    for entry in entries:
+        runner.planned_hashes.update(entry.get("planned") or {})
     runner.run(actions)
     return _finish(service, runner, Plan(list(actions)))
 
@@ -223,6 +226,9 @@ def consolidation_steps(
         plan, later = _bounded(service, _plan(service, snapshot, generalise), len(snapshot.rows))
         runner = _start(service, snapshot, automatic=True)
         journal = runner.files.journal
+        for entry in later:  # the bodies the plan saw: an edited memory is skipped later
+            ids = entry.get("sources") or [entry.get("older"), entry.get("newer")]
+            entry["planned"] = {m: snapshot.rows[m].body_hash for m in ids if m in snapshot.rows}
         defer(service.vault, later, journal.run, journal.started)
         work.update(runner=runner, plan=plan, todo=list(plan.actions))
 
