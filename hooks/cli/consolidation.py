@@ -4,6 +4,10 @@ the sleep cycle and confidence, each through the daemon when one runs."""
 from __future__ import annotations
 
 import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -59,7 +63,8 @@ def _call(context: Context, args: dict[str, Any], now: datetime | None) -> Any:
     """A run by the daemon when one runs, else here with a progress bar on a terminal."""
     if args["dry_run"] or args["undo"] or args["list"]:
         return context.call("consolidate", args, now)
-    answered, result = context.ask_daemon("consolidate", args, now)
+    with _ticking("Consolidating (the daemon runs it)"):
+        answered, result = context.ask_daemon("consolidate", args, now)
     if answered:
         return result
     from hooks.daemon.housekeeping_ops import generaliser_for
@@ -68,6 +73,30 @@ def _call(context: Context, args: dict[str, Any], now: datetime | None) -> Any:
     service = context.service(now)
     with progress_bar("Consolidating") as progress:
         return run(service, False, generaliser_for(service), progress).to_dict()
+
+
+@contextmanager
+def _ticking(label: str) -> Iterator[None]:
+    """Seconds elapsed on stderr, once a second after the first, while waiting
+    for the daemon (only when stderr is a terminal)."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    done = threading.Event()
+
+    def tick() -> None:
+        started = time.monotonic()
+        while not done.wait(1.0):
+            click.echo(f"\r{label}: {time.monotonic() - started:.0f} s", nl=False, err=True)
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        click.echo("\r\033[K", nl=False, err=True)
 
 
 def _picks(value: str) -> list[int] | None:
