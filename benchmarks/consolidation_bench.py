@@ -9,6 +9,8 @@ strength is 1 and only consolidation separates stale from current), indexed
 with the real model. Recall is what the prompt hook injects: the confident and
 activated tiers, 5 each. Run: .venv/bin/python -m benchmarks.consolidation_bench
 (--sweep adds the merge-bar calibration; --json prints the report as JSON).
+It also prints the change/restatement judge on the labelled pairs
+(benchmarks/consolidation_pairs_bench.py).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from benchmarks import consolidation_pairs_bench
 from indexer.embedder import SentenceTransformerEmbedder
 from indexer.index import VaultIndex
 from memory.consolidation.config import ConsolidationConfig
@@ -224,9 +227,11 @@ def run(sweep: bool = False) -> dict[str, Any]:
 def main() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     report = run(sweep="--sweep" in sys.argv)
+    pairs = consolidation_pairs_bench.run()  # the judge on the labelled pairs
     if "--json" in sys.argv:
-        print(json.dumps(report, indent=2))
+        print(json.dumps({**report, "pairs": pairs}, indent=2))
         return
+    print("\n".join(consolidation_pairs_bench.lines(pairs)))
     for section, values in report.items():
         if isinstance(values, dict):
             print(f"{section}: " + ", ".join(f"{k} {v}" for k, v in values.items()))

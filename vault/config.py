@@ -103,6 +103,8 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     ("consolidation", "gist_min_sentences", 3, "sentences a memory needs to be gisted"),
     ("consolidation", "pattern_min_memories", 3, "memories a recurring theme needs"),
     ("consolidation", "salience_learn_after", 50, "signals before salience weights adapt"),
+    ("consolidation", "auto_retire_limit", 20, "an automatic run retires at most this many"),
+    ("consolidation", "auto_retire_share", 0.03, "... and at most this share of active memories"),
 )
 _TYPES = {key: type(default) for _, key, default, _ in DEFAULTS}
 

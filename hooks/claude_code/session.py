@@ -150,4 +150,8 @@ def briefing(root: Path, cwd: str | None, environ: Mapping[str, str], short: boo
 
         items = strongest(root, now, MemoryConfig.from_settings(settings), project)
         return briefing_text(items[:COMPACT_ITEMS], "", limit // 2)
-    return session_briefing(Vault(root), now, settings, project, limit)
+    from memory.consolidation.review import notice_once
+
+    notice = notice_once(Vault(root))  # what automatic consolidation left for review, once
+    text = session_briefing(Vault(root), now, settings, project, limit - len(notice) - 2)
+    return "\n\n".join(part for part in (notice, text) if part)

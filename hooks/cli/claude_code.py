@@ -32,7 +32,10 @@ def capture(context: Context, transcript: Path, session: str, project: str,
     args = {"transcript": str(transcript.resolve()), "session": session, "project": project,
             "wait": True}  # fmt: skip
     report = context.call("capture", args, now)
-    click.echo(f"Captured {len(report['created'])} new, reinforced {len(report['reinforced'])}.")
+    retired = report.get("superseded", [])
+    changed = f", superseded {len(retired)} (`vault revive ID` undoes one)" if retired else ""
+    click.echo(f"Captured {len(report['created'])} new, reinforced {len(report['reinforced'])}"
+               f"{changed}.")  # fmt: skip
     for memory_id in report["created"]:
         click.echo(f"  {memory_id}")
 

@@ -16,7 +16,7 @@ from memory.service import MemoryService
 # Consolidation ------------------------------------------------------------------
 
 
-def _generaliser(service: MemoryService) -> Generalise | None:
+def generaliser_for(service: MemoryService) -> Generalise | None:
     from hooks.claude_code.llm_generalise import generaliser
 
     return generaliser(service.settings, service.vault.state_dir, os.environ)
@@ -28,14 +28,37 @@ def op_consolidate(service: MemoryService, args: Args) -> Reply:
     steps after a sweep's reply."""
     if args.get("list"):
         return Reply({"runs": service.consolidation_runs()})
+    review = optional_text(args, "review")
+    if review:
+        return Reply(_review(service, review, args.get("picks")))
     run = optional_text(args, "undo")
     if run:
         undone = service.undo_consolidation(run, force=bool(args.get("force")))
         return Reply({"undone": undone.run, "restored": undone.restored,
                       "removed": undone.removed, "forced": undone.forced})  # fmt: skip
     dry_run = bool(args.get("dry_run", True))  # a dry run never spends on `claude -p`
-    generalise = None if dry_run else _generaliser(service)
+    generalise = None if dry_run else generaliser_for(service)
     return Reply(service.consolidate(dry_run, generalise).to_dict())
+
+
+def _review(service: MemoryService, what: str, picks: object) -> dict[str, object]:
+    """The review list: "list" it, "apply" or "drop" entries (`picks`: 1-based
+    numbers, or none for all)."""
+    from memory.consolidation.review import pending
+    from memory.consolidation.run import apply_review, drop_review
+
+    chosen = None
+    if picks is not None:
+        if not isinstance(picks, list) or not all(isinstance(n, int) for n in picks):
+            raise RecallError("picks must be a list of entry numbers")
+        chosen = [int(n) for n in picks]
+    if what == "list":
+        return {"pending": pending(service.vault)}
+    if what == "apply":
+        return {"applied": apply_review(service, chosen).to_dict()}
+    if what == "drop":
+        return {"dropped": drop_review(service, chosen)}
+    raise RecallError(f"review must be list, apply or drop, not {what!r}")
 
 
 def op_validate(service: MemoryService, args: Args) -> Reply:
@@ -66,7 +89,8 @@ def op_capture(service: MemoryService, args: Args) -> Reply:
     session, project = optional_text(args, "session"), optional_text(args, "project")
     if args.get("wait"):  # `vault capture`: the person waits for the report
         report = capture_transcript(service, path, session, project, environ)
-        return Reply({"created": report.created, "reinforced": report.reinforced})
+        return Reply({"created": report.created, "reinforced": report.reinforced,
+                      "superseded": report.superseded})  # fmt: skip
     capture = partial(capture_transcript, service, path, session, project, environ)
     return Reply({"queued": str(path)}, (capture,))
 
@@ -83,7 +107,7 @@ def op_sweep(service: MemoryService, args: Args) -> Reply:
         return Reply({"captured": report.captured, **done})
     pending = pending_transcripts(service, environ)
     steps = tuple(partial(capture_transcript, service, path, environ=environ) for path in pending)
-    consolidating = consolidation_steps(service, _generaliser(service))
+    consolidating = consolidation_steps(service, generaliser_for(service))
     reply = {"queued": [str(p) for p in pending], "consolidating": bool(consolidating)}
     # Maintenance and consolidation wait for a quiet daemon (housekeeping).
     return Reply(reply, steps, (*maintenance_steps(service), *consolidating))

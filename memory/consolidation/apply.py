@@ -17,6 +17,7 @@ from memory.config import MemoryConfig
 from memory.consolidation.files import JournaledFiles, StaleMemory
 from memory.consolidation.journal import exists_in_vault
 from memory.consolidation.plan import Action, Gist, Merge, Pattern, Supersede
+from memory.consolidation.statement import appended
 from memory.decay import effective_stability
 from vault import frontmatter
 from vault.errors import VaultError
@@ -91,8 +92,8 @@ class Runner:
         older, newer = action.older, action.newer
         self.files.read(older)
         self.files.read(newer)
-        self.files.update(older, _appended("superseded_by", newer), to_archive=True)
-        self.files.update(newer, _appended("supersedes", older))
+        self.files.update(older, appended("superseded_by", newer), to_archive=True)
+        self.files.update(newer, appended("supersedes", older))
         return {"action": "supersede", "older": older, "newer": newer, "reason": action.reason}
 
     def merge(self, action: Merge) -> dict[str, Any]:
@@ -102,7 +103,7 @@ class Runner:
         meta = merged_meta(merged_id, records, self.config)
         self.files.create(merged_id, frontmatter.render(meta, text))
         for source in action.sources:
-            self.files.update(source, _appended("merged_into", merged_id), to_archive=True)
+            self.files.update(source, appended("merged_into", merged_id), to_archive=True)
             self.applied.merged_into[source] = merged_id
         for other in sorted({o for s in action.sources for o in self.backlinks.get(s, [])}):
             if other not in action.sources and other not in self.applied.merged_into:
@@ -148,14 +149,6 @@ class Runner:
         raise StaleMemory(f"no free id for {text[:40]!r}")
 
 
-def _appended(key: str, memory_id: str) -> Any:
-    def changes(record: MemoryRecord) -> dict[str, Any]:
-        current = link_targets(getattr(record, key))
-        return {key: [wikilink(t) for t in dict.fromkeys([*current, memory_id])]}
-
-    return changes
-
-
 def _relinked(sources: set[str], merged_id: str) -> Any:
     def changes(record: MemoryRecord) -> dict[str, Any]:
         targets = [merged_id if t in sources else t for t in link_targets(record.links)]
@@ -167,8 +160,9 @@ def _relinked(sources: set[str], merged_id: str) -> Any:
 def merged_meta(
     merged_id: str, records: list[MemoryRecord], config: MemoryConfig
 ) -> dict[str, Any]:
-    """The frontmatter of a merged memory: the strongest source's stability and
-    tier, summed recalls and confirmations, the union of tags and links."""
+    """The frontmatter of a merged memory: the semantic tier (seed 003) at the
+    strongest source's stability (its strength is unchanged), summed recalls and
+    confirmations, the union of tags and links."""
     strongest = max(records, key=lambda r: effective_stability(r.stability, r.tier, config))
     sources = {r.id for r in records}
     topics = Counter(r.topic for r in records if r.topic)
@@ -177,7 +171,7 @@ def merged_meta(
         "id": merged_id, "created": min(r.created for r in records),
         "last_access": max(r.last_access for r in records),
         "stability": effective_stability(strongest.stability, strongest.tier, config),
-        "tier": strongest.tier, "kind": records[0].kind,
+        "tier": "semantic", "kind": records[0].kind,  # seed 003: merged memories are semantic
         "topic": topics.most_common(1)[0][0] if topics else "",
         "tags": list(dict.fromkeys(t for r in records for t in r.tags)),
         "project": records[0].project, "session": "", "source": "consolidation",

@@ -21,6 +21,8 @@ class ConsolidationConfig:
     gist_min_sentences: int
     pattern_min_memories: int
     salience_learn_after: int
+    auto_retire_limit: int
+    auto_retire_share: float
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ConsolidationConfig:

@@ -84,11 +84,11 @@ class JournaledFiles:
     def _write(self, source: Path | None, target: Path, data: bytes) -> None:
         paths = [p for p in (source, target) if p is not None]
         self.journal.remember(paths)
+        moving = source is not None and source != target
+        self.journal.intend({**({source: None} if moving and source else {}), target: data})
         target.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(target, data)
-        if source is not None and source != target:
+        if moving and source is not None:
             source.unlink()
             fsync_path(source.parent)
-            self.journal.wrote(source, None)
-        self.journal.wrote(target, data)
         self.touched += paths

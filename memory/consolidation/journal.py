@@ -22,6 +22,7 @@ from vault.clock import format_time
 from vault.layout import Vault
 
 RUNS = "consolidation"
+REMOVED = ""  # after_sha256 of a file the run removed (None: the run never wrote it)
 
 
 def runs_dir(vault: Vault) -> Path:
@@ -44,6 +45,7 @@ class Journal:
     files: dict[str, dict[str, Any]] = field(default_factory=dict)  # path -> before/after
     actions: list[dict[str, Any]] = field(default_factory=list)
     finished: str | None = None
+    automatic: bool = False  # the daemon's run, not one asked for by hand
 
     @property
     def path(self) -> Path:
@@ -62,15 +64,22 @@ class Journal:
         if fresh:
             self.save()
 
-    def wrote(self, path: Path, data: bytes | None) -> None:
-        """Record what a file now holds (None: it was removed)."""
-        self.files[self.vault.relative(path)]["after_sha256"] = None if data is None else _sha(data)
+    def intend(self, writes: dict[Path, bytes | None]) -> None:
+        """Write down, before writing, what each file will hold ("" : removed), so
+        a run killed midway is undone without --force when nothing else touched it."""
+        for path, data in writes.items():
+            entry = self.files[self.vault.relative(path)]
+            if entry["after_sha256"] is not None:  # written twice: the first is a state too
+                entry.setdefault("between", []).append(entry["after_sha256"])
+            entry["after_sha256"] = REMOVED if data is None else _sha(data)
+        self.save()
 
     def save(self) -> None:
         data = {
             "run": self.run,
             "started": self.started,
             "finished": self.finished,
+            "automatic": self.automatic,
             "undone": None,
             "actions": self.actions,
             "files": [{"path": path, **entry} for path, entry in self.files.items()],
@@ -106,6 +115,7 @@ def list_runs(vault: Vault) -> list[dict[str, Any]]:
             found.append({
                 "run": data.get("run", path.stem), "started": data.get("started"),
                 "finished": data.get("finished"), "undone": data.get("undone"),
+                "automatic": bool(data.get("automatic")),
                 "actions": len(data.get("actions", [])), "files": _changed(data["files"]),
             })  # fmt: skip
     return found
@@ -141,11 +151,21 @@ def undo(vault: Vault, run: str, now: datetime, force: bool = False) -> UndoRepo
 
 
 def _as_left(path: Path, entry: dict[str, Any]) -> bool:
-    """Whether a file is still what the run left (unknown after a crash: yes)."""
+    """Whether a file is as the run left it: what it meant to write (a killed run
+    may not have written it yet: then as it was before the run)."""
+    current = path.read_bytes() if path.is_file() else None
+    before = entry.get("before")
+    if current is None and before is None:
+        return True
+    if current is not None and before is not None and current == before.encode("utf-8"):
+        return True
     after = entry.get("after_sha256")
-    if after is None:
-        return not path.exists() or entry.get("before") is None
-    return path.is_file() and _sha(path.read_bytes()) == after
+    if after is None:  # journals before write-ahead hashes: unknown after a crash
+        return current is None or before is None
+    states = {after, *entry.get("between", [])}  # a killed run may stop between writes
+    if current is None:
+        return REMOVED in states
+    return _sha(current) in states
 
 
 def _restore(vault: Vault, entry: dict[str, Any], report: UndoReport) -> None:

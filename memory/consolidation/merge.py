@@ -26,6 +26,8 @@ def clauses(text: str) -> list[str]:
 
 
 def _sentence(clause: str) -> str:
+    """A clause as a sentence of its own: capitalised, ending in a full stop."""
+    clause = clause.strip().rstrip(",;:")
     clause = clause[0].upper() + clause[1:]
     return clause if clause[-1] in ".!?" else clause + "."
 
@@ -37,7 +39,7 @@ def adds_content(clause: str, known: frozenset[str]) -> bool:
 
 def merged_text(texts_by_centrality: list[str]) -> str:
     """`texts_by_centrality`: the sources, most central (most like the others) first."""
-    base = " ".join(texts_by_centrality[0].split())
+    base = _sentence(" ".join(texts_by_centrality[0].split()))  # never a run-on
     parts = [base]
     known = tokens(base)
     for text in texts_by_centrality[1:]:

@@ -8,16 +8,27 @@ another name in the same sentence frame; never across projects or environments.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from memory.consolidation.text import Facts, stem
+from memory.consolidation.merge import clauses
+from memory.consolidation.subject import other_subject, swapped_slot
+from memory.consolidation.text import Facts, contrasted_terms, stem
 
 NUMBER_MARGIN = 0.05  # a differing value also needs a subject this much closer
 NAME_MARGIN = 0.15  # a differing name needs a much closer subject (names are weak evidence)
-FRAME_SHARE = 0.5  # share of the shorter memory's words the two sentences must have in common
+NAME_FRAME_SHARE = 0.7
+# a differing value: some of the rest in common (not "upload 50 MB" / "4 GB memory")
+SAME_FRAME_SHARE = 0.25
 NEVER_RELATED_KINDS = frozenset({"pattern"})
+# Two memories are one fact said twice from this cosine up (with no veto); below
+# it the same thing's other attributes sit (calibrated on the tuning pairs of
+# benchmarks/data/consolidation_pairs.json: restatements >= 0.77, others <= 0.72).
+RESTATEMENT_COSINE = 0.75
+MAX_TAKEN = 6  # new words a "Y instead of X" change brings (more: another statement)
+_CONTRAST = frozenset({"instead", "rather", "place"})
 
 
 @dataclass(frozen=True)
@@ -33,10 +44,28 @@ class Item:
     facts: Facts
 
 
+# Units of one dimension: "30 minutes" and "2 hours" are values of one attribute.
+DIMENSIONS = {
+    "millisecond": "duration", "second": "duration", "minute": "duration", "hour": "duration",
+    "day": "duration", "week": "duration", "kb": "size", "mb": "size", "gb": "size", "tb": "size",
+}  # fmt: skip
+
+
+def _by_dimension(facts: Facts) -> dict[str, frozenset[str]]:
+    found: dict[str, frozenset[str]] = {}
+    for key, values in facts.values.items():
+        dimension = DIMENSIONS.get(key, key)
+        found[dimension] = found.get(dimension, frozenset()) | {
+            v if key == dimension else f"{v} {key}" for v in values
+        }
+    return found
+
+
 def value_conflict(older: Facts, newer: Facts) -> str | None:
     """The kind of value both state with no value in common ("port"), or None."""
-    for key in sorted(older.values):
-        if key in newer.values and not older.values[key] & newer.values[key]:
+    old, new = _by_dimension(older), _by_dimension(newer)
+    for key in sorted(old):
+        if key in new and not old[key] & new[key]:
             return key
     return None
 
@@ -81,21 +110,74 @@ def supersedes(older: Item, newer: Item, cosine: float, bar: float) -> str | Non
         return None
     if old.speaker != new.speaker:
         return None  # one person's words do not update another's
+    if other_subject(old.core, new.core):
+        return None  # the same attribute of another thing
+    return _change(old, new, cosine, bar)
+
+
+def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     key = value_conflict(old, new)
-    if key and cosine >= bar + NUMBER_MARGIN:
-        before, after = sorted(old.values[key]), sorted(new.values[key])
+    if key and cosine >= bar + NUMBER_MARGIN and _same_frame(old, new):
+        before, after = sorted(_by_dimension(old)[key]), sorted(_by_dimension(new)[key])
         return f"{key} {', '.join(before)} -> {', '.join(after)}"
     changed = new.replaced & old.affirmed
-    if new.change and changed and cosine >= bar:
+    if changed and cosine >= bar:
         return f"says {', '.join(sorted(changed))} was replaced"
+    dropped = contrasted_terms(new.core) & old.affirmed
+    taken = new.affirmed - old.tokens - _CONTRAST
+    # "use loguru instead of structlog": a few new words in place of what the older
+    # chose; not a restatement that rejects the same thing ("not setUp" again).
+    if (
+        dropped
+        and 0 < len(taken) <= MAX_TAKEN
+        and not (old.negated | contrasted_terms(old.core)) & new.negated
+        and cosine >= bar
+    ):
+        return f"takes {', '.join(sorted(taken))} instead of {', '.join(sorted(dropped))}"
+    if cosine >= bar + NUMBER_MARGIN:
+        for clause in clauses(new.core):
+            slot = swapped_slot(old.core, clause)
+            if slot:
+                return f"{slot[1]} where it said {slot[0]}"
     if (
         cosine >= bar + NAME_MARGIN
-        and frame_share(old, new) >= FRAME_SHARE
+        and frame_share(old, new) >= NAME_FRAME_SHARE
         and substituted_names(old, new)
     ):
         before, after = sorted(old.names - new.names), sorted(new.names - old.names)
         return f"names {', '.join(after)} where it said {', '.join(before)}"
+    if new.change and _other_detail(old, new) and cosine >= bar + NUMBER_MARGIN:
+        return f"{', '.join(sorted(new.specific_values))} where it said " + ", ".join(
+            sorted(old.specific_values)
+        )
     return None
+
+
+def _plain_tokens(facts: Facts) -> frozenset[str]:
+    """Content words but values and codes (and the parts of codes: us-east-1)."""
+    coded = {part for t in facts.specific_values for part in re.split(r"[./\-:]+", t)}
+    return facts.tokens - facts.specific_values - coded
+
+
+def _same_frame(old: Facts, new: Facts) -> bool:
+    """Half the shorter sentence's plain words are in the other (a value of the
+    same thing, not the same unit of two unrelated things)."""
+    left, right = _plain_tokens(old), _plain_tokens(new)
+    return len(left & right) >= SAME_FRAME_SHARE * max(1, min(len(left), len(right)))
+
+
+def _other_detail(old: Facts, new: Facts) -> bool:
+    """Another number or code in the same words ("per pod is 20" / "lowered to 10")."""
+    if not old.specific_values or not new.specific_values:
+        return False
+    if old.specific_values & new.specific_values:
+        return False
+    kinds = {_numeric(v) for v in old.specific_values | new.specific_values}
+    return len(kinds) == 1 and _same_frame(old, new)  # 1.29 is no new eu-west-1
+
+
+def _numeric(value: str) -> bool:
+    return bool(re.fullmatch(r"[\d.:%]+", value))
 
 
 def why_not_one_fact(a: Item, b: Item) -> str | None:
@@ -114,6 +196,9 @@ def why_not_one_fact(a: Item, b: Item) -> str | None:
         return "different environments"
     if value_conflict(a.facts, b.facts):
         return "different values"
+    about = other_subject(a.facts.core, b.facts.core)
+    if about:
+        return about
     left, right = a.facts.specific_values, b.facts.specific_values
     if left - right and right - left and not left & right:
         return "different details"
@@ -148,3 +233,32 @@ LEXICAL_WEIGHT = 0.3  # similarity = 0.7 x cosine + 0.3 x weighted word overlap
 
 def similarity(cosine: float, a: Facts, b: Facts, weights: WordWeights) -> float:
     return (1 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * weights.overlap(a.tokens, b.tokens)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What a newer memory is to an older one: "change" (it replaces it),
+    "restatement" (the same fact again) or "distinct" (both stand)."""
+
+    relation: str
+    reason: str
+
+
+def judge(
+    older: Item, newer: Item, cosine: float, alike: float, change_bar: float, merge_bar: float
+) -> Judgement:
+    """The one home of "is this a change, a restatement or something else", for
+    consolidation and capture. `cosine`: of their core wording; `alike`: the
+    similarity (cosine and shared rare words); the bars from the settings."""
+    why = supersedes(older, newer, cosine, change_bar)
+    if why:
+        return Judgement("change", why)
+    veto = why_not_one_fact(older, newer)
+    if veto:
+        return Judgement("distinct", veto)
+    if alike < merge_bar or cosine < RESTATEMENT_COSINE:
+        return Judgement("distinct", f"cosine {cosine:.2f}, similarity {alike:.2f}: not alike")
+    denied = (newer.facts.negated | newer.facts.replaced) & older.facts.affirmed
+    if denied:  # "..., not main": a restatement never denies what the older states
+        return Judgement("distinct", f"denies {', '.join(sorted(denied))}")
+    return Judgement("restatement", f"cosine {cosine:.2f}, similarity {alike:.2f}")

@@ -13,12 +13,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from indexer.sync import Progress
 from memory.consolidation.apply import Runner
 from memory.consolidation.config import ConsolidationConfig
 from memory.consolidation.files import JournaledFiles
 from memory.consolidation.journal import Journal, UndoReport, list_runs, new_run_id, undo
 from memory.consolidation.patterns import Generalise
-from memory.consolidation.plan import Plan, make_plan
+from memory.consolidation.plan import Action, Merge, Plan, Supersede, make_plan
+from memory.consolidation.review import defer, retire_bound, take, within_bound
 from memory.consolidation.snapshot import (
     Snapshot,
     embed_gists,
@@ -87,25 +89,37 @@ def _pattern_sources(service: ServiceContext) -> list[frozenset[str]]:
 
 
 def consolidate(
-    service: ServiceContext, dry_run: bool = False, generalise: Generalise | None = None
+    service: ServiceContext,
+    dry_run: bool = False,
+    generalise: Generalise | None = None,
+    progress: Progress | None = None,
 ) -> RunReport:
+    """A run asked for by hand (not bounded: the person sees and can undo it);
+    `progress(done, total)` is called as actions are applied."""
     snapshot, plan = plan_now(service, generalise)
     if dry_run:
         return RunReport(None, True, plan.counts(), plan.to_dict())
     runner = _start(service, snapshot)
-    runner.run(plan.actions)
+    total = len(plan.actions)
+    for done, action in enumerate(plan.actions, 1):
+        runner.apply(action)
+        if progress is not None:
+            progress(done, total)
     return _finish(service, runner, plan)
 
 
-def _start(service: ServiceContext, snapshot: Snapshot) -> Runner:
+def _start(service: ServiceContext, snapshot: Snapshot | None, automatic: bool = False) -> Runner:
+    """A journaled runner; `snapshot`: the bodies the plan saw (None: as they are now)."""
     now = service.clock()
-    journal = Journal(service.vault, new_run_id(now), format_time(now))
+    journal = Journal(service.vault, new_run_id(now), format_time(now), automatic=automatic)
     journal.save()
     backlinks: dict[str, list[str]] = {}
-    for row in service.index.rows(archived=None):
+    rows = service.index.rows(archived=None)
+    for row in rows:
         for target in link_targets(row.links):
             backlinks.setdefault(target, []).append(row.id)
-    hashes = {memory_id: row.body_hash for memory_id, row in snapshot.rows.items()}
+    planned = snapshot.rows.values() if snapshot else [r for r in rows if not r.archived]
+    hashes = {row.id: row.body_hash for row in planned}
     files = JournaledFiles(service.vault, journal)
     return Runner(files, service.config, now, hashes, backlinks)
 
@@ -132,6 +146,39 @@ def _finish(service: ServiceContext, runner: Runner, plan: Plan) -> RunReport:
 
 
 _KINDS = ("supersede", "merge", "gist", "pattern")
+
+
+def _bounded(service: ServiceContext, plan: Plan, active: int) -> tuple[Plan, list[dict[str, Any]]]:
+    """The plan within the automatic retire bound, and what waits for review."""
+    config = ConsolidationConfig.from_settings(service.settings)
+    bound = retire_bound(config.auto_retire_limit, config.auto_retire_share, active)
+    entries = plan.to_dict()
+    now, later = within_bound(entries, bound)
+    kept = {id(entry) for entry in now}
+    return Plan([a for a, e in zip(plan.actions, entries, strict=True) if id(e) in kept]), later
+
+
+def apply_review(service: ServiceContext, picks: list[int] | None) -> RunReport:
+    """Apply entries of the review list (1-based; None: all) as one journaled run;
+    a merge whose source was edited since the plan (or is gone) is skipped."""
+    entries = take(service.vault, picks)
+    actions = [_action(entry) for entry in entries]
+    service.fresh()
+    runner = _start(service, None)
+    for entry in entries:
+        runner.planned_hashes.update(entry.get("planned") or {})
+    runner.run(actions)
+    return _finish(service, runner, Plan(list(actions)))
+
+
+def drop_review(service: ServiceContext, picks: list[int] | None) -> int:
+    return len(take(service.vault, picks))
+
+
+def _action(entry: dict[str, Any]) -> Action:
+    if entry["action"] == "supersede":
+        return Supersede(entry["older"], entry["newer"], entry["reason"])
+    return Merge(tuple(entry["sources"]), entry["text"], entry["reason"])
 
 
 def undo_run(service: ServiceContext, run: str, force: bool = False) -> UndoReport:
@@ -176,8 +223,14 @@ def consolidation_steps(
     def plan_step() -> None:
         embed_gists(service, work["draft"])  # whatever the embed steps left
         snapshot = finish_snapshot(work.pop("draft"))
-        plan = _plan(service, snapshot, generalise)
-        work.update(runner=_start(service, snapshot), plan=plan, todo=list(plan.actions))
+        plan, later = _bounded(service, _plan(service, snapshot, generalise), len(snapshot.rows))
+        runner = _start(service, snapshot, automatic=True)
+        journal = runner.files.journal
+        for entry in later:  # the bodies the plan saw: an edited memory is skipped later
+            ids = entry.get("sources") or [entry.get("older"), entry.get("newer")]
+            entry["planned"] = {m: snapshot.rows[m].body_hash for m in ids if m in snapshot.rows}
+        defer(service.vault, later, journal.run, journal.started)
+        work.update(runner=runner, plan=plan, todo=list(plan.actions))
 
     def apply_step() -> None:
         deadline = time.monotonic() + STEP_SECONDS

@@ -38,17 +38,20 @@ _REPLACED = [
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
         r"\bfrom ([^,;:.]+?) to\b", r"\boff ([^,;:.]+?)(?= to\b|[,;:.]|$)",
-        r"\b([\w.\-`]+(?: [\w.\-`]+)?) (?:is|are) gone\b", r"\bno longer ([^,;:.]+)",
+        r"\b([\w.\-`]+(?: [\w.\-`]+)?) (?:is|are|was|were|got) (?:gone|removed|retired|"
+        r"replaced|dropped|deleted|out|no longer used)\b",
+        r"\bno longer (?:in |on |at )?([^,;:.]+)",
         r"\bthe old ([^,;:.]+)", r"\breplaced ([^,;:.]+?) with\b",
     )
 ]  # fmt: skip
 _PHRASE_END = re.compile(r"\b(?:in|on|at|for|with|by|so|because|but|which|that|when|while)\b")
 _NEGATION = re.compile(
-    r"\b(?:rather than|instead of|not|never|no|don't|do not|without)\b((?:[^,;:.]|\.(?=\w))*)",
+    r"\b(?:rather than|instead of|in place of|not|never|no|don't|do not|without)\b"
+    r"((?:[^,;:.]|\.(?=\w))*)",
     re.IGNORECASE,
 )
 # A negation's scope ends at a preposition: "no modules in logslice" negates the modules.
-_LEADING_PREPOSITION = re.compile(r"^\s*(?:as|in|to|for|on|at|with|from)\b", re.IGNORECASE)
+_LEADING_PREPOSITION = re.compile(r"^\s*(?:as|in|to|for|on|at|with|from|by)\b", re.IGNORECASE)
 _SCOPE_END = re.compile(r"\b(?:in|for|of|on|at|from|with|by|so|because|but|when|while)\b")
 _POSSESSIVE = re.compile(r"\b([A-Z][a-z]+)'s\b")
 _SPEAKER = re.compile(r"^([A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?):\s")  # "Caroline: ..." in a transcript
@@ -146,6 +149,21 @@ def negated_terms(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+_CONTRASTED = re.compile(
+    r"\b(?:instead of|rather than|in place of|prefer(?:s|red)?\b[^,;:.]*?\b(?:to|over))\s+"
+    r"([^,;:.]+)",
+    re.IGNORECASE,
+)
+
+
+def contrasted_terms(text: str) -> frozenset[str]:
+    """What a choice is made against: "loguru instead of structlog" -> structlog."""
+    found: set[str] = set()
+    for match in _CONTRASTED.finditer(text):
+        found |= tokens(_SCOPE_END.split(match.group(1))[0])
+    return frozenset(found)
+
+
 def replaced_terms(text: str) -> frozenset[str]:
     found: set[str] = set()
     for pattern in _REPLACED:
@@ -163,14 +181,31 @@ def proper_names(text: str) -> frozenset[str]:
     return frozenset(name for name in found if name not in _COMMON | _CALENDAR)
 
 
+_SPELLED = "one two three four five six seven eight nine ten eleven twelve"
+_NUMBER_WORDS = {word: str(n) for n, word in enumerate(_SPELLED.split(), 1)}
+_NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?= [a-z])", re.IGNORECASE)
+# A value named as the one before ("moved from 8000", "was 3.11"): not the current one.
+_FORMER = re.compile(
+    r"\b(?:from|was|were|instead of|rather than|no longer|not)\s+(?:[a-z]+\s+)?"
+    r"(\d+(?:[.:]\d+)*%?)(?![\w\-/:]|\.\d)",
+    re.IGNORECASE,
+)
+_WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
+
+
 def analyse(text: str) -> Facts:
     core = " ".join(gist_sentences(text)) or " ".join(text.split())
     values: dict[str, set[str]] = {}
     numbers = set()
-    for key, value in keyed_numbers(core):
+    spelled = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], core)
+    for key, value in keyed_numbers(spelled):  # "two approvals" is 2 of them
         numbers.add(value)
         if key:
             values.setdefault(key, set()).add(value)
+    former = set(_FORMER.findall(spelled))
+    values = {key: found - former or found for key, found in values.items()}
+    for day in _WEEKDAY.findall(core):  # "cut on Thursdays": a value of the day it happens
+        values.setdefault("weekday", set()).add(day.lower())
     negated = negated_terms(core)
     lowered = re.findall(r"[a-z]+", text.lower())
     speaker = _SPEAKER.match(text)

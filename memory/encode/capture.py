@@ -1,8 +1,10 @@
 """Turn extracted statements into memories: redacted, filed with session,
 project, kind, source and their order in the session (`seq`, counted from
 `first_seq`), with salience from four dimensions (novelty, relevance, emotion,
-prediction error; memory/lifecycle/salience.py). A near-duplicate (cosine
->= 0.92, the same values) reinforces instead. `statements_from` picks them with
+prediction error; memory/lifecycle/salience.py). The judge of
+memory/consolidation/statement.py decides against the nearest memories: a
+restatement reinforces instead; a change is written and retires what it
+changes (archive/, `superseded_by`). `statements_from` picks them with
 the shipped classifier over the service's warm model, or with the rules alone.
 """
 
@@ -11,10 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from indexer.index import Candidate, Filters
+from indexer.index import Filters
 from memory.consolidation.interference import updates_of_text
-from memory.consolidation.relations import environment_conflict, value_conflict
-from memory.consolidation.text import analyse
+from memory.consolidation.statement import judge_statement, retire
 from memory.context import ServiceContext
 from memory.encode.encoding import jot
 from memory.encode.extract import RuleScorer, Scorer, Statement, extract
@@ -23,7 +24,6 @@ from memory.lifecycle.reinforcement import reinforce
 from memory.lifecycle.salience import combine, dimensions, learned_weights
 from vault.clock import format_time, parse_time
 
-NEAR_DUPLICATE_COSINE = 0.92
 NEIGHBOURS = 10  # active memories a statement is compared with (duplicates, salience)
 ASSISTANT_SALIENCE = 0.7  # what the assistant said weighs less than what the person said
 
@@ -32,6 +32,7 @@ ASSISTANT_SALIENCE = 0.7  # what the assistant said weighs less than what the pe
 class CaptureReport:
     created: list[str] = field(default_factory=list)
     reinforced: list[str] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)  # older memories a change retired
     texts: list[str] = field(default_factory=list)
     next_seq: int = 1  # where the next capture of the same session continues
 
@@ -79,13 +80,13 @@ def capture(
         if len(text) < 10:
             continue
         candidates = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=False))
-        duplicate = _near_duplicate(service, text, candidates)
-        if duplicate is not None:
-            reinforce(service, duplicate)
-            report.reinforced.append(duplicate)
-            continue
         created = _when(statement.at)
         stamp = format_time(created or service.clock())
+        verdict = judge_statement(service, text, project, statement.kind, stamp, candidates)
+        if verdict.restates is not None:
+            reinforce(service, verdict.restates)
+            report.reinforced.append(verdict.restates)
+            continue
         updated = updates_of_text(service, text, project, statement.kind, stamp, candidates)
         dims = dimensions(text, project, candidates, bool(updated))
         role = 1.0 if statement.role == "user" else ASSISTANT_SALIENCE
@@ -104,6 +105,9 @@ def capture(
         report.created.append(record.id)
         report.texts.append(text)
         report.next_seq += 1
+        for older, _ in verdict.changes:
+            retire(service, older, record.id)
+            report.superseded.append(older)
     return report
 
 
@@ -113,17 +117,3 @@ def _when(stamp: str) -> datetime | None:
         return parse_time(stamp) if stamp else None
     except ValueError:
         return None
-
-
-def _near_duplicate(service: ServiceContext, text: str, candidates: list[Candidate]) -> str | None:
-    """An active memory saying the same: cosine >= 0.92 among the three best hybrid
-    matches, and no value of the same kind that differs ("100 requests a minute"
-    vs "300": 0.93, an update, not a duplicate)."""
-    facts = analyse(text)
-    for candidate in candidates[:3]:
-        if candidate.cosine < NEAR_DUPLICATE_COSINE:
-            continue
-        other = analyse(service.index.body(candidate.row.id))
-        if not value_conflict(other, facts) and not environment_conflict(other, facts):
-            return candidate.row.id
-    return None

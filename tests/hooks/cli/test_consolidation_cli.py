@@ -48,7 +48,7 @@ def test_consolidate_dry_run_then_run_list_undo_and_refuse_a_second_undo(
 
     both = runner.invoke(main, ["consolidate", "--list", "--dry-run"])
     assert both.exit_code == 1
-    assert "use one of --dry-run, --undo RUN and --list" in both.stderr
+    assert "use one of --dry-run, --undo RUN, --list and --review" in both.stderr
 
     status = runner.invoke(main, ["status"])
     assert "Last consolidation: 2026-02-01T09:00:00Z" in status.stdout

@@ -46,6 +46,7 @@ EPISODE = (
     "column, deploy code that uses it, and drop the old column only in a later release."
 )
 DECISION = "Agreed to do schema changes as expand/contract"
+UNRELATED = "Invoices are rendered with WeasyPrint, never with wkhtmltopdf."
 
 
 def files(vault: Vault) -> dict[str, bytes]:
@@ -80,6 +81,7 @@ def test_consolidate_merges_supersedes_gists_and_undo_restores_every_byte(
     assert set(link_targets(merged.merged_from)) == {ids[f"fixture{n}"] for n in range(5)}
     assert ("conftest.py" in merged.body, "yield" in merged.body) == (True, True)
     assert merged.confidence == 0.9
+    assert merged.tier == "semantic"  # seed 003: merged memories are semantic
     source = service.show(ids["fixture1"])[0]
     assert (source.archived, link_targets(source.merged_into)) == (True, [merged.id])
     assert link_targets(service.show(ids["linker"])[0].links) == [merged.id]
@@ -146,9 +148,12 @@ def test_salience_at_capture_and_weights_learned_from_signals(
     second = capture(service, [Statement(NEW_PORT, "fact", "assistant")], project="api")
     update = service.show(second.created[0])[0]
     assert update.salience_dims["prediction_error"] == 1.0
-    assert service.show(record.id)[0].salience == pytest.approx(record.salience * 0.7)
+    # Capture keeps the change: the older port is retired at once (issue 24).
+    assert second.superseded == [record.id]
+    assert link_targets(service.show(record.id)[0].superseded_by) == [update.id]
+    other = capture(service, [Statement(UNRELATED, "fact", "user")], project="api")
     service.reinforce(update.id)
-    service.forget(record.id)
+    service.forget(other.created[0])
     learned = service.status().consolidation["salience"]
     assert learned["signals"] == 2
     assert learned["weights"]["prediction_error"] == 1.5  # reinforced when surprising

@@ -42,6 +42,17 @@ def test_merged_wording_keeps_each_sources_distinct_fact_once() -> None:
     assert "said this again" not in text  # only the telling is new there
 
 
+def test_merged_wording_is_whole_sentences_even_from_unpunctuated_captures() -> None:
+    text = merged_text([
+        "Prefers pytest fixtures to setUp/tearDown methods for test setup",
+        "pytest fixtures are shared through conftest.py,",
+    ])  # fmt: skip
+    assert text == (
+        "Prefers pytest fixtures to setUp/tearDown methods for test setup. "
+        "Pytest fixtures are shared through conftest.py."
+    )
+
+
 def test_validation_moves_confidence_within_its_bounds_and_ranking_by_it() -> None:
     assert validated(0.5, up=True) == 0.6
     assert validated(0.5, up=False) == 0.45
@@ -87,13 +98,11 @@ def test_undo_restores_every_file_byte_for_byte_once(vault: Vault) -> None:
     journal = Journal(vault, "run-1", "2026-01-01T09:00:00Z")
     created = vault.archive_dir / "moved.md"
     journal.remember([kept, moved, created])
+    journal.intend({kept: b"changed"})  # what a file will hold is written down first
     kept.write_bytes(b"changed")
-    journal.wrote(kept, b"changed")
+    journal.intend({created: b"---\nid: moved\n---\nnew\n", moved: None})
     created.write_bytes(b"---\nid: moved\n---\nnew\n")
-    journal.wrote(created, created.read_bytes())
     moved.unlink()
-    journal.wrote(moved, None)
-    journal.save()
 
     report = undo(vault, "run-1", T0)
     assert kept.read_bytes() == b"---\nid: kept\n---\nbody \r\n\xc3\xa9\n"
@@ -111,9 +120,8 @@ def test_undo_stops_at_a_file_changed_since_the_run_unless_forced(vault: Vault) 
     note.write_text("before\n")
     journal = Journal(vault, "run-1", "2026-01-01T09:00:00Z")
     journal.remember([note])
+    journal.intend({note: b"after the run\n"})
     note.write_text("after the run\n")
-    journal.wrote(note, note.read_bytes())
-    journal.save()
     note.write_text("edited by hand later\n")
     with pytest.raises(ConsolidationError, match="1 files changed since run run-1"):
         undo(vault, "run-1", T0)

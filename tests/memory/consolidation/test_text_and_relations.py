@@ -61,7 +61,7 @@ def test_facts_name_people_products_environments_and_changes() -> None:
          "We moved the API off Heroku to Fly.io.", 0.45, "says heroku was replaced"),
         ("Sam is the code owner for src/billing in the api repo.",
          "Dana is the code owner for src/billing in the api repo.", 0.7,
-         "names dana where it said sam"),
+         "Dana where it said Sam"),
     ],
 )  # fmt: skip
 def test_a_newer_fact_supersedes_the_older_one(older, newer, cosine, why) -> None:

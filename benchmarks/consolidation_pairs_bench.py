@@ -1,0 +1,101 @@
+"""The change/restatement judge on the labelled pairs
+(benchmarks/data/consolidation_pairs.json, see its .md): supersede and merge
+precision and recall on the tuning and the held-out split, each pair judged as
+consolidation judges it (real model cosine of the two texts, the word-weighted
+similarity over the set). Run: .venv/bin/python -m benchmarks.consolidation_pairs_bench
+(--errors lists the pairs judged wrong; --json prints the report).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from indexer.embedder import SentenceTransformerEmbedder
+from memory.consolidation.relations import Item, Judgement, WordWeights, judge, similarity
+from memory.consolidation.text import analyse
+from vault.config import load_settings
+
+DATA = Path(__file__).parent / "data" / "consolidation_pairs.json"
+EXPECTED = {"change": "change", "restatement": "restatement"}  # every other label: "distinct"
+
+
+def item(name: str, text: str, created: str) -> Item:
+    return Item(name, "github.com/acme/api", "fact", "", created, text, analyse(text))
+
+
+def judged(pairs: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Judgement]]:
+    texts = sorted({p[side] for p in pairs for side in ("older", "newer")})
+    vectors = dict(zip(texts, SentenceTransformerEmbedder().encode(texts), strict=True))
+    weights = WordWeights(analyse(t).tokens for t in texts)
+    settings = load_settings(None, {})
+    found = []
+    for pair in pairs:
+        older = item("a", pair["older"], "2025-01-01T00:00:00Z")
+        newer = item("b", pair["newer"], "2025-06-01T00:00:00Z")
+        cosine = float(vectors[pair["older"]] @ vectors[pair["newer"]])
+        alike = similarity(cosine, older.facts, newer.facts, weights)
+        verdict = judge(older, newer, cosine, alike, settings["contradiction_cosine"],
+                        settings["merge_bar"])  # fmt: skip
+        found.append((pair, verdict))
+    return found
+
+
+def scores(rows: list[tuple[dict[str, Any], Judgement]], relation: str) -> dict[str, Any]:
+    said = [p for p, v in rows if v.relation == relation]
+    truth = [p for p, _ in rows if EXPECTED.get(p["label"]) == relation]
+    right = [p for p in said if EXPECTED.get(p["label"]) == relation]
+    return {"said": len(said), "right": len(right), "labelled": len(truth),
+            "precision": round(len(right) / len(said), 3) if said else 1.0,
+            "recall": round(len(right) / len(truth), 3) if truth else 1.0}  # fmt: skip
+
+
+def report(rows: list[tuple[dict[str, Any], Judgement]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for split in ("tuning", "held_out", "all"):
+        part = [r for r in rows if split in ("all", r[0]["split"])]
+        out[split] = {"pairs": len(part), "supersede": scores(part, "change"),
+                      "merge": scores(part, "restatement")}  # fmt: skip
+    out["errors"] = [
+        {"id": p["id"], "split": p["split"], "label": p["label"], "judged": v.relation,
+         "reason": v.reason, "older": p["older"], "newer": p["newer"]}
+        for p, v in rows if EXPECTED.get(p["label"], "distinct") != v.relation
+    ]  # fmt: skip
+    return out
+
+
+def run() -> dict[str, Any]:
+    data = json.loads(DATA.read_text(encoding="utf-8"))
+    return report(judged(data["pairs"]))
+
+
+def lines(result: dict[str, Any], errors: bool = False) -> list[str]:
+    shown = []
+    for split in ("tuning", "held_out", "all"):
+        part = result[split]
+        for relation in ("supersede", "merge"):
+            s = part[relation]
+            shown.append(f"pairs {split:8} {relation:9} precision {s['precision']:.3f} "
+                         f"recall {s['recall']:.3f} ({s['right']} right of {s['said']} said, "
+                         f"{s['labelled']} labelled; {part['pairs']} pairs)")  # fmt: skip
+    if errors:
+        for e in result["errors"]:
+            shown.append(f"  {e['id']} {e['split']} {e['label']} -> {e['judged']} "
+                         f"({e['reason']}): {e['older']} | {e['newer']}")  # fmt: skip
+    return shown
+
+
+def main() -> None:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    result = run()
+    if "--json" in sys.argv:
+        print(json.dumps(result, indent=2))
+        return
+    print("\n".join(lines(result, "--errors" in sys.argv)))
+
+
+if __name__ == "__main__":
+    main()
