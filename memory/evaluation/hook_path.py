@@ -18,6 +18,7 @@ from memory.results import Associative
 from memory.service import MemoryService
 
 CURVE_BARS = (0.0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+CHARS_PER_TOKEN = 4.0  # the usual estimate for English text
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class Asked:
 class HookTally:
     own: list[Asked] = field(default_factory=list)
     foreign: list[Injections] = field(default_factory=list)  # noise, whatever it is
+    absent: list[Injections] = field(default_factory=list)  # own vault, nothing relevant held
 
 
 def inject(service: MemoryService, hook: HookPath, query: str) -> Injections:
@@ -73,24 +75,17 @@ def inject(service: MemoryService, hook: HookPath, query: str) -> Injections:
 
 def summary(tally: HookTally) -> dict[str, Any]:
     own = [asked.at[None] for asked in tally.own]
-    foreign = [row[None] for row in tally.foreign]
     by_category: dict[str, list[float]] = defaultdict(list)
     for asked in tally.own:
         by_category[asked.category].append(_recall(asked.at[None], asked.relevant))
     return {
         "own": {
             **_own_figures(tally.own, None),
-            "memories": _mean([len(i.shown) for i in own]),
-            "chars": _mean([i.chars for i in own]),
-            "with_any": _mean([bool(i.shown) for i in own]),
+            **cost(own),
             "by_category": {c: _mean(v) for c, v in sorted(by_category.items())},
         },
-        "foreign": {
-            "questions": len(foreign),
-            "with_confident": _mean([bool(i.confident) for i in foreign]),
-            "with_any": _mean([bool(i.shown) for i in foreign]),
-            "memories": _mean([len(i.shown) for i in foreign]),
-        },
+        "foreign": _noise([row[None] for row in tally.foreign]),
+        "absent": _noise([row[None] for row in tally.absent]),
         "curve": [
             {
                 "confident_cosine": bar,
@@ -100,6 +95,33 @@ def summary(tally: HookTally) -> dict[str, Any]:
             for bar in CURVE_BARS
         ],
     }
+
+
+def cost(rows: list[Injection]) -> dict[str, Any]:
+    """What the injections cost a prompt: memories and characters (mean, median,
+    p95), estimated tokens (characters / 4, English text) and how often nothing
+    at all was injected."""
+    chars = sorted(i.chars for i in rows)
+    return {
+        "memories": _mean([len(i.shown) for i in rows]),
+        "chars": _mean(chars),
+        "chars_p50": _quantile(chars, 0.5),
+        "chars_p95": _quantile(chars, 0.95),
+        "tokens_p50": round(_quantile(chars, 0.5) / CHARS_PER_TOKEN),
+        "tokens_p95": round(_quantile(chars, 0.95) / CHARS_PER_TOKEN),
+        "with_any": _mean([bool(i.shown) for i in rows]),
+        "with_nothing": _mean([not i.shown for i in rows]),
+    }
+
+
+def _noise(rows: list[Injection]) -> dict[str, Any]:
+    """Injections where nothing relevant is held: any of them is noise."""
+    return {"questions": len(rows), "with_confident": _mean([bool(i.confident) for i in rows]),
+            **cost(rows)}  # fmt: skip
+
+
+def _quantile(values: list[int], q: float) -> float:
+    return float(values[int(q * (len(values) - 1))]) if values else 0.0
 
 
 def _own_figures(rows: list[Asked], bar: float | None) -> dict[str, Any]:
