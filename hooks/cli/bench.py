@@ -130,15 +130,15 @@ def _hook(mode: str, hook: dict[str, Any]) -> list[str]:
             f"confident {absent['with_confident']:.3f}, anything at all {absent['with_any']:.3f}",
             f"    cost per prompt: {_cost(absent)}",
         ]
-    lines += [
-        "  confident cosine -> own injected-recall, precision, confident, "
-        "confident precision | foreign confident",
-    ]
+    lines.append(
+        "  curve, one setting moved -> own injected-recall, precision, median characters | "
+        "foreign confident, foreign anything"
+    )
     for point in hook["curve"]:
         lines.append(
-            f"  {point['confident_cosine']:5.2f} -> {point['injected_recall']:.3f}  "
-            f"{point['injected_precision']:.3f}  {point['with_confident']:.3f}  "
-            f"{point['confident_precision']:.3f} | {point['foreign_with_confident']:.3f}"
+            f"  {point['setting']:>16} {point['value']:4.2f} -> {point['injected_recall']:.3f}  "
+            f"{point['injected_precision']:.3f}  {point['chars_p50']:5.0f} | "
+            f"{point['foreign_with_confident']:.3f}  {point['foreign_with_any']:.3f}"
         )
     return lines
 

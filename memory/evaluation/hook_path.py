@@ -1,8 +1,9 @@
 """The hook path of `vault bench retrieval`: what the prompt hook would inject
 for each question, in its own conversation's vault and in the others' (whatever
-is injected there is noise), and the same search re-tiered under other
-confident-cosine bars (the calibration curve). The hook hands in its own recall
-options and renderer (`HookPath`), so this measures its code, not a copy.
+is injected there is noise), what that costs a prompt, and the same search
+re-tiered under other bars (the calibration curve: one setting moved at a
+time). The hook hands in its own recall options and its choice and rendering
+of what to show (`HookPath`), so this measures its code, not a copy.
 """
 
 from __future__ import annotations
@@ -17,7 +18,12 @@ from memory.recall.ranking import RecallOptions, associative_tiers, candidates
 from memory.results import Associative
 from memory.service import MemoryService
 
-CURVE_BARS = (0.0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+# (setting, value) points of the curve, each moved alone from the configured bars
+CURVE: tuple[tuple[str, float], ...] = (
+    *(("confident_cosine", bar) for bar in (0.0, 0.4, 0.45, 0.5, 0.55, 0.6)),
+    *(("hedged_cosine", bar) for bar in (0.0, 0.3, 0.35, 0.4, 0.42, 0.45, 0.5)),
+    *(("hedged_gap", gap) for gap in (0.02, 0.05, 0.1, 0.2, 1.0)),
+)
 CHARS_PER_TOKEN = 4.0  # the usual estimate for English text
 
 
@@ -28,7 +34,7 @@ class HookPath:
 
     options: RecallOptions
     query: Callable[[str], str]
-    render: Callable[[Associative], tuple[str, list[str]]]
+    render: Callable[[MemoryService, Associative], tuple[str, list[str]]]
 
 
 @dataclass(frozen=True)
@@ -38,8 +44,8 @@ class Injection:
     chars: int
 
 
-# A question's injection at the service's own bars (key None) and at each curve bar.
-Injections = dict[float | None, Injection]
+# A question's injection at the service's own bars (key None) and at each curve point.
+Injections = dict[tuple[str, float] | None, Injection]
 
 
 @dataclass(frozen=True)
@@ -59,18 +65,22 @@ class HookTally:
 
 
 def inject(service: MemoryService, hook: HookPath, query: str) -> Injections:
-    """What the hook injects for `query`, at each bar, from one search."""
+    """What the hook injects for `query`, at each curve point, from one search."""
     matches = candidates(service, hook.query(query), hook.options)
     found: Injections = {}
-    for bar in (None, *CURVE_BARS):
-        view = service if bar is None else service.with_config(
-            replace(service.config, confident_cosine=bar)
+    for point in (None, *CURVE):
+        view = service if point is None else service.with_config(
+            replace(service.config, **_moved(point))
         )  # fmt: skip
         tiers = associative_tiers(view, matches, hook.options)
-        text, shown = hook.render(tiers)
+        text, shown = hook.render(view, tiers)
         confident = {hit.id for hit in tiers.confident}
-        found[bar] = Injection(shown, [m for m in shown if m in confident], len(text))
+        found[point] = Injection(shown, [m for m in shown if m in confident], len(text))
     return found
+
+
+def _moved(point: tuple[str, float]) -> dict[str, Any]:
+    return {point[0]: point[1]}
 
 
 def summary(tally: HookTally) -> dict[str, Any]:
@@ -88,11 +98,16 @@ def summary(tally: HookTally) -> dict[str, Any]:
         "absent": _noise([row[None] for row in tally.absent]),
         "curve": [
             {
-                "confident_cosine": bar,
-                **_own_figures(tally.own, bar),
-                "foreign_with_confident": _mean([bool(r[bar].confident) for r in tally.foreign]),
+                "setting": name,
+                "value": value,
+                **_own_figures(tally.own, (name, value)),
+                "chars_p50": cost([a.at[(name, value)] for a in tally.own])["chars_p50"],
+                "foreign_with_confident": _mean(
+                    [bool(r[(name, value)].confident) for r in tally.foreign]
+                ),
+                "foreign_with_any": _mean([bool(r[(name, value)].shown) for r in tally.foreign]),
             }
-            for bar in CURVE_BARS
+            for name, value in CURVE
         ],
     }
 
@@ -124,8 +139,8 @@ def _quantile(values: list[int], q: float) -> float:
     return float(values[int(q * (len(values) - 1))]) if values else 0.0
 
 
-def _own_figures(rows: list[Asked], bar: float | None) -> dict[str, Any]:
-    shown = [(asked.at[bar], asked.relevant) for asked in rows]
+def _own_figures(rows: list[Asked], point: tuple[str, float] | None) -> dict[str, Any]:
+    shown = [(asked.at[point], asked.relevant) for asked in rows]
     confident = [m in relevant for i, relevant in shown for m in i.confident]
     return {
         "questions": len(rows),
