@@ -17,6 +17,7 @@ from hooks.cli.errors import CliError
 
 if TYPE_CHECKING:
     from memory.evaluation.hook_path import HookPath
+    from memory.service import MemoryService
 
 
 @click.group()
@@ -89,7 +90,16 @@ def _hook_path() -> HookPath:
 
     max_chars = int(load_settings(None, os.environ)["hook_context_chars"])
     return HookPath(prompt_options(None, decay=False), prompt_query,
-                    partial(injected, max_chars=max_chars))  # fmt: skip
+                    partial(injected, max_chars=max_chars), _briefing)  # fmt: skip
+
+
+def _briefing(service: MemoryService, project: str | None) -> str:
+    """SessionStart's briefing for a session in `project`, as the hook builds it."""
+    from hooks.claude_code.briefing_extras import session_briefing
+    from hooks.claude_code.context_text import CLAUDE_CODE_LIMIT
+
+    limit = min(int(service.settings["hook_context_chars"]), CLAUDE_CODE_LIMIT)
+    return session_briefing(service.vault, service.clock(), service.settings, project, limit)
 
 
 def table(report: dict[str, Any]) -> str:
@@ -124,6 +134,12 @@ def _hook(mode: str, hook: dict[str, Any]) -> list[str]:
         f"{foreign['with_confident']:.3f}, anything at all {foreign['with_any']:.3f}",
         f"    cost per prompt: {_cost(foreign)}",
     ]
+    brief = hook["briefing"]
+    lines.append(
+        f"  SessionStart briefing ({brief['vaults']} vaults): characters median "
+        f"{brief['chars_p50']:.0f} / p95 {brief['chars_p95']:.0f} (~tokens median "
+        f"{brief['tokens_p50']} / p95 {brief['tokens_p95']})"
+    )
     if absent["questions"]:
         lines += [
             f"  own vault, questions it holds nothing about ({absent['questions']}): anything "

@@ -35,6 +35,7 @@ class HookPath:
     options: RecallOptions
     query: Callable[[str], str]
     render: Callable[[MemoryService, Associative], tuple[str, list[str]]]
+    brief: Callable[[MemoryService, str | None], str]  # SessionStart's text for a project
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class HookTally:
     own: list[Asked] = field(default_factory=list)
     foreign: list[Injections] = field(default_factory=list)  # noise, whatever it is
     absent: list[Injections] = field(default_factory=list)  # own vault, nothing relevant held
+    briefings: list[int] = field(default_factory=list)  # characters of each vault's briefing
 
 
 def inject(service: MemoryService, hook: HookPath, query: str) -> Injections:
@@ -96,6 +98,7 @@ def summary(tally: HookTally) -> dict[str, Any]:
         },
         "foreign": _noise([row[None] for row in tally.foreign]),
         "absent": _noise([row[None] for row in tally.absent]),
+        "briefing": _briefing_size(sorted(tally.briefings)),
         "curve": [
             {
                 "setting": name,
@@ -133,6 +136,13 @@ def _noise(rows: list[Injection]) -> dict[str, Any]:
     """Injections where nothing relevant is held: any of them is noise."""
     return {"questions": len(rows), "with_confident": _mean([bool(i.confident) for i in rows]),
             **cost(rows)}  # fmt: skip
+
+
+def _briefing_size(chars: list[int]) -> dict[str, Any]:
+    return {"vaults": len(chars), "chars_p50": _quantile(chars, 0.5),
+            "chars_p95": _quantile(chars, 0.95),
+            "tokens_p50": round(_quantile(chars, 0.5) / CHARS_PER_TOKEN),
+            "tokens_p95": round(_quantile(chars, 0.95) / CHARS_PER_TOKEN)}  # fmt: skip
 
 
 def _quantile(values: list[int], q: float) -> float:

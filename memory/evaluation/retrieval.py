@@ -92,6 +92,8 @@ def build_vault(root: Path, items: list[dict[str, Any]]) -> Vault:
                 "stability": 7.0, "tier": "episodic", "kind": "fact",
                 "session": str(item.get("session", "")), "seq": turn_number(item),
                 "source": "bench"}  # fmt: skip
+        if item.get("project"):  # a developer-memory set: the project it belongs to
+            meta["project"] = str(item["project"])
         store.create(memory_id, meta, str(item["text"]).strip() + "\n")
     return vault
 
@@ -146,6 +148,9 @@ def run(
                         _measure(services[conv], mode, asked, tally, see_also)
                     if hook is not None:
                         _ask_hook(services, conv, queries.get(conv, []), hook, tally.hook[mode])
+                        tally.hook[mode].briefings.append(
+                            _briefing(services[conv], hook, memories[conv])
+                        )
                     if progress is not None:
                         progress(
                             number * len(conversations) + done, len(modes) * len(conversations)
@@ -226,6 +231,11 @@ def _ask_hook(
         else:  # the vault holds nothing about it: whatever is injected is noise
             tally.absent.append(own)
         tally.foreign += [inject(s, hook, text) for c, s in services.items() if c != conv]
+
+
+def _briefing(service: MemoryService, hook: HookPath, items: list[dict[str, Any]]) -> int:
+    """The characters of the SessionStart briefing a session in this vault's project gets."""
+    return len(hook.brief(service, str(items[0].get("project") or "") or None))
 
 
 def _relevant(query: dict[str, Any]) -> set[str]:
