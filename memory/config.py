@@ -24,9 +24,12 @@ class MemoryConfig:
     archive_floor: float
     prune_curated: bool
     min_similarity: float
+    min_cosine: float
     confident_bar: float
     confident_cosine: float
     activated_bar: float
+    hedged_cosine: float
+    hedged_gap: float
     cue_bar: float
     cold_bar: float
     project_boost: float

@@ -111,6 +111,7 @@ def keyword_answer(
             MemoryConfig.from_settings(settings),
             settings["bm25_saturation"],
             project_for(settings["project_override"], cwd or None) or None,
+            limit=settings["hook_hedged_max"],  # keywords alone only hedge
             context_weight=settings["context_weight"],
         )
 

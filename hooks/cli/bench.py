@@ -17,6 +17,7 @@ from hooks.cli.errors import CliError
 
 if TYPE_CHECKING:
     from memory.evaluation.hook_path import HookPath
+    from memory.service import MemoryService
 
 
 @click.group()
@@ -32,9 +33,14 @@ def bench() -> None:
     "--data",
     "data",
     required=True,
+    multiple=True,
     type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder with memories.jsonl and queries.jsonl (LoCoMo format).",
+    help="Folder with memories.jsonl and queries.jsonl (LoCoMo format); repeat it to "
+    "report several sets side by side.",
 )
+@click.option("--split", type=click.Choice(["all", "tune", "held-out"]), default="all",
+              show_default=True,
+              help="Only the questions of one half (a set whose questions name one).")  # fmt: skip
 @click.option("--mode", type=click.Choice(["hybrid", "vector", "keyword", "all"]), default="hybrid",
               show_default=True, help="Similarity used for ranking.")  # fmt: skip
 @click.option("--path", "path", type=click.Choice(["hook", "rank", "all"]), default="hook",
@@ -48,24 +54,32 @@ def bench() -> None:
 )
 @json_option
 def retrieval(
-    data: Path, mode: str, path: str, see_also: bool, consolidate: bool, as_json: bool
-) -> None:
+    data: tuple[Path, ...], split: str, mode: str, path: str, see_also: bool,
+    consolidate: bool, as_json: bool,
+) -> None:  # fmt: skip
     """What recall finds on LoCoMo-format data, as the prompt hook injects it or ranked.
 
-    Example: vault bench retrieval --data ../shared/bench/locomo-dev --path all
+    Example: vault bench retrieval --data ../shared/bench/locomo-dev
+    --data benchmarks/data/devmem --path all
     """
     from memory.evaluation.retrieval import MODES, run
 
     modes = list(MODES) if mode == "all" else [mode]
     hook = _hook_path() if path in ("hook", "all") else None
+    reports: dict[str, dict[str, Any]] = {}
     try:
-        with progress_bar("Conversations") as progress:
-            report = run(data, modes, os.environ, progress=progress, hook=hook,
-                         rank=path in ("rank", "all"), see_also=see_also,
-                         consolidate=consolidate)  # fmt: skip
+        for folder in data:
+            with progress_bar(f"Conversations of {folder.name}") as progress:
+                reports[folder.name] = run(folder, modes, os.environ, progress=progress,
+                                           hook=hook, rank=path in ("rank", "all"),
+                                           see_also=see_also, consolidate=consolidate,
+                                           split=None if split == "all" else split)  # fmt: skip
     except ValueError as exc:  # a data folder that is not in the LoCoMo format
         raise CliError(str(exc)) from None
-    emit(report) if as_json else click.echo(table(report))
+    if as_json:
+        emit(reports[data[0].name] if len(data) == 1 else reports)
+    else:
+        click.echo("\n\n".join(f"== {name}\n{table(report)}" for name, report in reports.items()))
 
 
 def _hook_path() -> HookPath:
@@ -76,7 +90,16 @@ def _hook_path() -> HookPath:
 
     max_chars = int(load_settings(None, os.environ)["hook_context_chars"])
     return HookPath(prompt_options(None, decay=False), prompt_query,
-                    partial(injected, max_chars=max_chars))  # fmt: skip
+                    partial(injected, max_chars=max_chars), _briefing)  # fmt: skip
+
+
+def _briefing(service: MemoryService, project: str | None) -> str:
+    """SessionStart's briefing for a session in `project`, as the hook builds it."""
+    from hooks.claude_code.briefing_extras import session_briefing
+    from hooks.claude_code.context_text import CLAUDE_CODE_LIMIT
+
+    limit = min(int(service.settings["hook_context_chars"]), CLAUDE_CODE_LIMIT)
+    return session_briefing(service.vault, service.clock(), service.settings, project, limit)
 
 
 def table(report: dict[str, Any]) -> str:
@@ -87,28 +110,51 @@ def table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _cost(figures: dict[str, Any]) -> str:
+    return (
+        f"{figures['memories']:.2f} memories, characters mean {figures['chars']:.0f} / median "
+        f"{figures['chars_p50']:.0f} / p95 {figures['chars_p95']:.0f} (~tokens median "
+        f"{figures['tokens_p50']} / p95 {figures['tokens_p95']}); nothing injected "
+        f"{figures['with_nothing']:.3f}"
+    )
+
+
 def _hook(mode: str, hook: dict[str, Any]) -> list[str]:
-    own, foreign = hook["own"], hook["foreign"]
+    own, foreign, absent = hook["own"], hook["foreign"], hook["absent"]
     lines = [
         f"hook path ({mode}): what the prompt hook injects, {own['questions']} questions",
         f"  own vault: injected-recall {own['injected_recall']:.3f}, precision "
-        f"{own['injected_precision']:.3f}; {own['memories']:.2f} memories, "
-        f"{own['chars']:.0f} characters per prompt; anything confident "
+        f"{own['injected_precision']:.3f}; anything confident "
         f"{own['with_confident']:.3f} (precision {own['confident_precision']:.3f}), "
         f"anything at all {own['with_any']:.3f}",
+        f"    cost per prompt: {_cost(own)}",
         "  by category, injected-recall: "
         + ", ".join(f"{c} {v:.3f}" for c, v in own["by_category"].items()),
         f"  foreign vaults ({foreign['questions']} questions): anything confident "
-        f"{foreign['with_confident']:.3f}, anything at all {foreign['with_any']:.3f}, "
-        f"{foreign['memories']:.2f} memories per prompt",
-        "  confident cosine -> own injected-recall, precision, confident, "
-        "confident precision | foreign confident",
+        f"{foreign['with_confident']:.3f}, anything at all {foreign['with_any']:.3f}",
+        f"    cost per prompt: {_cost(foreign)}",
     ]
+    brief = hook["briefing"]
+    lines.append(
+        f"  SessionStart briefing ({brief['vaults']} vaults): characters median "
+        f"{brief['chars_p50']:.0f} / p95 {brief['chars_p95']:.0f} (~tokens median "
+        f"{brief['tokens_p50']} / p95 {brief['tokens_p95']})"
+    )
+    if absent["questions"]:
+        lines += [
+            f"  own vault, questions it holds nothing about ({absent['questions']}): anything "
+            f"confident {absent['with_confident']:.3f}, anything at all {absent['with_any']:.3f}",
+            f"    cost per prompt: {_cost(absent)}",
+        ]
+    lines.append(
+        "  curve, one setting moved -> own injected-recall, precision, median characters | "
+        "foreign confident, foreign anything"
+    )
     for point in hook["curve"]:
         lines.append(
-            f"  {point['confident_cosine']:5.2f} -> {point['injected_recall']:.3f}  "
-            f"{point['injected_precision']:.3f}  {point['with_confident']:.3f}  "
-            f"{point['confident_precision']:.3f} | {point['foreign_with_confident']:.3f}"
+            f"  {point['setting']:>16} {point['value']:4.2f} -> {point['injected_recall']:.3f}  "
+            f"{point['injected_precision']:.3f}  {point['chars_p50']:5.0f} | "
+            f"{point['foreign_with_confident']:.3f}  {point['foreign_with_any']:.3f}"
         )
     return lines
 

@@ -120,7 +120,7 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
     shown: list[Hit] = []
 
     def recall() -> dict[str, Any]:
-        found = prompt_tiers(service, prompt, project)
+        found = prompt_tiers(service, prompt, project, session)
         confident.extend(found.confident)
         shown.extend(found.confident + found.activated)
         return Associative([_promised(h, True) for h in found.confident], found.activated).to_dict()

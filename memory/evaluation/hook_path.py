@@ -1,8 +1,9 @@
 """The hook path of `vault bench retrieval`: what the prompt hook would inject
 for each question, in its own conversation's vault and in the others' (whatever
-is injected there is noise), and the same search re-tiered under other
-confident-cosine bars (the calibration curve). The hook hands in its own recall
-options and renderer (`HookPath`), so this measures its code, not a copy.
+is injected there is noise), what that costs a prompt, and the same search
+re-tiered under other bars (the calibration curve: one setting moved at a
+time). The hook hands in its own recall options and its choice and rendering
+of what to show (`HookPath`), so this measures its code, not a copy.
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ from memory.recall.ranking import RecallOptions, associative_tiers, candidates
 from memory.results import Associative
 from memory.service import MemoryService
 
-CURVE_BARS = (0.0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+# (setting, value) points of the curve, each moved alone from the configured bars
+CURVE: tuple[tuple[str, float], ...] = (
+    *(("confident_cosine", bar) for bar in (0.0, 0.4, 0.45, 0.5, 0.55, 0.6)),
+    *(("hedged_cosine", bar) for bar in (0.0, 0.3, 0.35, 0.4, 0.42, 0.45, 0.5)),
+    *(("hedged_gap", gap) for gap in (0.02, 0.05, 0.1, 0.2, 1.0)),
+)
+CHARS_PER_TOKEN = 4.0  # the usual estimate for English text
 
 
 @dataclass(frozen=True)
@@ -27,7 +34,8 @@ class HookPath:
 
     options: RecallOptions
     query: Callable[[str], str]
-    render: Callable[[Associative], tuple[str, list[str]]]
+    render: Callable[[MemoryService, Associative], tuple[str, list[str]]]
+    brief: Callable[[MemoryService, str | None], str]  # SessionStart's text for a project
 
 
 @dataclass(frozen=True)
@@ -37,8 +45,8 @@ class Injection:
     chars: int
 
 
-# A question's injection at the service's own bars (key None) and at each curve bar.
-Injections = dict[float | None, Injection]
+# A question's injection at the service's own bars (key None) and at each curve point.
+Injections = dict[tuple[str, float] | None, Injection]
 
 
 @dataclass(frozen=True)
@@ -54,56 +62,95 @@ class Asked:
 class HookTally:
     own: list[Asked] = field(default_factory=list)
     foreign: list[Injections] = field(default_factory=list)  # noise, whatever it is
+    absent: list[Injections] = field(default_factory=list)  # own vault, nothing relevant held
+    briefings: list[int] = field(default_factory=list)  # characters of each vault's briefing
 
 
 def inject(service: MemoryService, hook: HookPath, query: str) -> Injections:
-    """What the hook injects for `query`, at each bar, from one search."""
+    """What the hook injects for `query`, at each curve point, from one search."""
     matches = candidates(service, hook.query(query), hook.options)
     found: Injections = {}
-    for bar in (None, *CURVE_BARS):
-        view = service if bar is None else service.with_config(
-            replace(service.config, confident_cosine=bar)
+    for point in (None, *CURVE):
+        view = service if point is None else service.with_config(
+            replace(service.config, **_moved(point))
         )  # fmt: skip
         tiers = associative_tiers(view, matches, hook.options)
-        text, shown = hook.render(tiers)
+        text, shown = hook.render(view, tiers)
         confident = {hit.id for hit in tiers.confident}
-        found[bar] = Injection(shown, [m for m in shown if m in confident], len(text))
+        found[point] = Injection(shown, [m for m in shown if m in confident], len(text))
     return found
+
+
+def _moved(point: tuple[str, float]) -> dict[str, Any]:
+    return {point[0]: point[1]}
 
 
 def summary(tally: HookTally) -> dict[str, Any]:
     own = [asked.at[None] for asked in tally.own]
-    foreign = [row[None] for row in tally.foreign]
     by_category: dict[str, list[float]] = defaultdict(list)
     for asked in tally.own:
         by_category[asked.category].append(_recall(asked.at[None], asked.relevant))
     return {
         "own": {
             **_own_figures(tally.own, None),
-            "memories": _mean([len(i.shown) for i in own]),
-            "chars": _mean([i.chars for i in own]),
-            "with_any": _mean([bool(i.shown) for i in own]),
+            **cost(own),
             "by_category": {c: _mean(v) for c, v in sorted(by_category.items())},
         },
-        "foreign": {
-            "questions": len(foreign),
-            "with_confident": _mean([bool(i.confident) for i in foreign]),
-            "with_any": _mean([bool(i.shown) for i in foreign]),
-            "memories": _mean([len(i.shown) for i in foreign]),
-        },
+        "foreign": _noise([row[None] for row in tally.foreign]),
+        "absent": _noise([row[None] for row in tally.absent]),
+        "briefing": _briefing_size(sorted(tally.briefings)),
         "curve": [
             {
-                "confident_cosine": bar,
-                **_own_figures(tally.own, bar),
-                "foreign_with_confident": _mean([bool(r[bar].confident) for r in tally.foreign]),
+                "setting": name,
+                "value": value,
+                **_own_figures(tally.own, (name, value)),
+                "chars_p50": cost([a.at[(name, value)] for a in tally.own])["chars_p50"],
+                "foreign_with_confident": _mean(
+                    [bool(r[(name, value)].confident) for r in tally.foreign]
+                ),
+                "foreign_with_any": _mean([bool(r[(name, value)].shown) for r in tally.foreign]),
             }
-            for bar in CURVE_BARS
+            for name, value in CURVE
         ],
     }
 
 
-def _own_figures(rows: list[Asked], bar: float | None) -> dict[str, Any]:
-    shown = [(asked.at[bar], asked.relevant) for asked in rows]
+def cost(rows: list[Injection]) -> dict[str, Any]:
+    """What the injections cost a prompt: memories and characters (mean, median,
+    p95), estimated tokens (characters / 4, English text) and how often nothing
+    at all was injected."""
+    chars = sorted(i.chars for i in rows)
+    return {
+        "memories": _mean([len(i.shown) for i in rows]),
+        "chars": _mean(chars),
+        "chars_p50": _quantile(chars, 0.5),
+        "chars_p95": _quantile(chars, 0.95),
+        "tokens_p50": round(_quantile(chars, 0.5) / CHARS_PER_TOKEN),
+        "tokens_p95": round(_quantile(chars, 0.95) / CHARS_PER_TOKEN),
+        "with_any": _mean([bool(i.shown) for i in rows]),
+        "with_nothing": _mean([not i.shown for i in rows]),
+    }
+
+
+def _noise(rows: list[Injection]) -> dict[str, Any]:
+    """Injections where nothing relevant is held: any of them is noise."""
+    return {"questions": len(rows), "with_confident": _mean([bool(i.confident) for i in rows]),
+            **cost(rows)}  # fmt: skip
+
+
+def _briefing_size(chars: list[int]) -> dict[str, Any]:
+    return {"vaults": len(chars), "chars_p50": _quantile(chars, 0.5),
+            "chars_p95": _quantile(chars, 0.95),
+            "tokens_p50": round(_quantile(chars, 0.5) / CHARS_PER_TOKEN),
+            "tokens_p95": round(_quantile(chars, 0.95) / CHARS_PER_TOKEN)}  # fmt: skip
+
+
+def _quantile(values: list[int], q: float) -> float:
+    return float(values[int(q * (len(values) - 1))]) if values else 0.0
+
+
+def _own_figures(rows: list[Asked], point: tuple[str, float] | None) -> dict[str, Any]:
+    shown = [(asked.at[point], asked.relevant) for asked in rows]
     confident = [m in relevant for i, relevant in shown for m in i.confident]
     return {
         "questions": len(rows),

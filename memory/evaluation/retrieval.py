@@ -50,7 +50,11 @@ def _lines(path: Path) -> Iterator[dict[str, Any]]:
                     raise ValueError(f"{path}:{number}: not JSON ({exc})") from None
 
 
-def load(data: Path) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+def load(
+    data: Path, split: str | None = None
+) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+    """Memories and questions by conversation; `split` keeps only the questions
+    marked with it (a set without a `split` field has none to choose)."""
     for name in ("memories.jsonl", "queries.jsonl"):
         if not (data / name).is_file():
             raise ValueError(f"{data / name}: missing (needs memories.jsonl and queries.jsonl)")
@@ -59,7 +63,8 @@ def load(data: Path) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[di
     for item in _lines(data / "memories.jsonl"):
         memories[str(item.get("conv", ""))].append(item)
     for item in _lines(data / "queries.jsonl"):
-        queries[str(item.get("conv", ""))].append(item)
+        if split is None or item.get("split") == split:
+            queries[str(item.get("conv", ""))].append(item)
     return memories, queries
 
 
@@ -87,6 +92,8 @@ def build_vault(root: Path, items: list[dict[str, Any]]) -> Vault:
                 "stability": 7.0, "tier": "episodic", "kind": "fact",
                 "session": str(item.get("session", "")), "seq": turn_number(item),
                 "source": "bench"}  # fmt: skip
+        if item.get("project"):  # a developer-memory set: the project it belongs to
+            meta["project"] = str(item["project"])
         store.create(memory_id, meta, str(item["text"]).strip() + "\n")
     return vault
 
@@ -114,14 +121,15 @@ def run(
     data: Path, modes: list[str], environ: Mapping[str, str] | None = None,
     embedder: Embedder | None = None, progress: Progress | None = None,
     hook: HookPath | None = None, rank: bool = True, see_also: bool = True,
-    consolidate: bool = False,
+    consolidate: bool = False, split: str | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """`environ` carries VAULT_* overrides (a mode's weights win over them);
     `hook` adds the hook path (own and foreign vaults), `rank` the ranking
     (with or without `see_also`); `consolidate` runs consolidation on each
     conversation's vault (at its last timestamp) first;
+    `split` keeps the questions of one half (a set that has halves);
     `progress(done, total)` hears after each conversation and mode."""
-    memories, queries = load(data)
+    memories, queries = load(data, split)
     # the encoder the daemon serves recall with (ONNX Runtime MiniLM for the bundled model)
     embedder = embedder or serving_embedder(load_settings(None, environ or {})["model"])
     tally = _Tally()
@@ -140,6 +148,9 @@ def run(
                         _measure(services[conv], mode, asked, tally, see_also)
                     if hook is not None:
                         _ask_hook(services, conv, queries.get(conv, []), hook, tally.hook[mode])
+                        tally.hook[mode].briefings.append(
+                            _briefing(services[conv], hook, memories[conv])
+                        )
                     if progress is not None:
                         progress(
                             number * len(conversations) + done, len(modes) * len(conversations)
@@ -184,7 +195,9 @@ def _measure(
     see_also: bool,
 ) -> None:  # fmt: skip
     """The ranking: recall of 10, with and without decay; the query embedding
-    alone is timed once per question (the part a faster machine shrinks most)."""
+    alone is timed once per question (the part a faster machine shrinks most).
+    A question about something the vault does not hold has nothing to rank."""
+    queries = [query for query in queries if _relevant(query)]
     for query in queries:
         started = time.perf_counter()
         service.index.embedder.encode([str(query["query"])])
@@ -213,8 +226,16 @@ def _ask_hook(
     for query in queries:
         text = str(query["query"])
         own = inject(services[conv], hook, text)
-        tally.own.append(Asked(_category(query), _relevant(query), own))
+        if _relevant(query):
+            tally.own.append(Asked(_category(query), _relevant(query), own))
+        else:  # the vault holds nothing about it: whatever is injected is noise
+            tally.absent.append(own)
         tally.foreign += [inject(s, hook, text) for c, s in services.items() if c != conv]
+
+
+def _briefing(service: MemoryService, hook: HookPath, items: list[dict[str, Any]]) -> int:
+    """The characters of the SessionStart briefing a session in this vault's project gets."""
+    return len(hook.brief(service, str(items[0].get("project") or "") or None))
 
 
 def _relevant(query: dict[str, Any]) -> set[str]:

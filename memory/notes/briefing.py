@@ -1,7 +1,9 @@
-"""Which memories a SessionStart briefing shows: the strongest now, from the
-manifest alone (standard library only: no model, no file reads). Eligible are
-the current project's memories (boosted x1.3), those without a project, and
-preferences from anywhere; none under the retrieval floor.
+"""Which memories a SessionStart briefing shows: what the session likely needs,
+from the manifest alone (standard library only: no model, no file reads). The
+current project's memories come first, strongest first, any above the retrieval
+floor; then memories without a project and preferences from anywhere, only
+while they are strong (ELSEWHERE_BAR). The count follows from that (at most
+`limit`); the characters are capped by the caller.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from memory.decay import days_between
 from memory.lifecycle_factors import lifecycle_strength
 from vault.clock import parse_time
 
-MAX_ITEMS = 8
+MAX_ITEMS = 12  # a ceiling: a project with fewer memories worth briefing gets fewer
+ELSEWHERE_BAR = 0.5  # strength a memory from outside the current project needs
 
 
 class Briefed(NamedTuple):
@@ -30,17 +33,19 @@ class Briefed(NamedTuple):
 def strongest(
     root: Path, now: datetime, config: MemoryConfig, project: str | None, limit: int = MAX_ITEMS
 ) -> list[Briefed]:
-    """The eligible memories, best first (at most `limit`)."""
-    ranked = []
+    """The memories the session likely needs, the current project's first (at most `limit`)."""
+    mine: list[Briefed] = []
+    elsewhere: list[Briefed] = []
     for row in active_memories(catalog_path(root)):
-        mine = bool(project) and row.project == project
-        if row.project and not mine and row.kind != "preference":
+        own = row.project == project if project else not row.project
+        if row.project and not own and row.kind != "preference":
             continue
         current = lifecycle_strength(row, now, config, parse_time(row.last_access))
-        if current < config.retrieval_floor:
+        if current < (
+            config.retrieval_floor if own else max(config.retrieval_floor, ELSEWHERE_BAR)
+        ):
             continue
-        score = current * (config.project_boost if mine else 1.0)
         age = days_between(parse_time(row.created), now)
-        ranked.append(Briefed(score, row.id, row.tier, " ".join(str(row.body).split()), age))
-    ranked.sort(reverse=True)
-    return ranked[:limit]
+        item = Briefed(current, row.id, row.tier, " ".join(str(row.body).split()), age)
+        (mine if own else elsewhere).append(item)
+    return (sorted(mine, reverse=True) + sorted(elsewhere, reverse=True))[:limit]

@@ -53,8 +53,8 @@ def recall(service: ServiceContext, query: str, options: RecallOptions | None = 
         current = service.strength_of(candidate.row, now) if opts.decay else 1.0
         if current < service.config.retrieval_floor:
             continue
-        if candidate.similarity < bar:
-            continue
+        if candidate.similarity < bar and candidate.cosine < service.config.min_cosine:
+            continue  # neither shares enough words nor means it closely enough
         boost = _boost(service, candidate.row, opts, now)
         ranked.append(Scored(score(candidate.similarity, current, boost), current, candidate))
     ranked.sort(key=lambda item: item.score, reverse=True)
