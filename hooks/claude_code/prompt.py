@@ -37,7 +37,7 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
         return
     settings = load_settings(os.path.join(root, "config.toml"), environ)
     now = environ.get("VAULT_NOW") or None
-    budget = started + settings["hook_cold_wait_seconds"] - time.monotonic()
+    budget = started + settings.hook_cold_wait_seconds - time.monotonic()
     # A starting daemon (SessionStart spawned it) may not be listening yet; a busy
     # one (a capture, the daily maintenance) answers after its current step.
     wait = budget if client.daemon_starting(root) else 0.0
@@ -67,7 +67,7 @@ def cold_start(
     except ValueError:
         return ""
     client.spawn(Path(root), environ)
-    budget = started + settings["hook_cold_wait_seconds"] - time.monotonic()
+    budget = started + settings.hook_cold_wait_seconds - time.monotonic()
     now = environ.get("VAULT_NOW") or None
     try:
         return client.prompt_event(root, raw.encode(), now, budget, wait=budget)
@@ -109,14 +109,14 @@ def keyword_answer(
             prompt[:MAX_PROMPT_CHARS],
             parse_time(now_text) if now_text else utc_now(),
             MemoryConfig.from_settings(settings),
-            settings["bm25_saturation"],
-            project_for(settings["project_override"], cwd or None) or None,
-            context_weight=settings["context_weight"],
+            settings.bm25_saturation,
+            project_for(settings.project_override, cwd or None) or None,
+            context_weight=settings.context_weight,
         )
 
     def confirm(ids: list[str]) -> None:
         confirmation.confirm(root, ids, environ)
 
     session_state = session if keeps_state else ""
-    limit = settings["hook_context_chars"]
+    limit = settings.hook_context_chars
     return answer_prompt(root, prompt, session_state, recall, confirm, limit)

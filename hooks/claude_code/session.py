@@ -73,13 +73,13 @@ def capture_request(
     if not isinstance(transcript, str) or not _paths_fit(root, transcript, cwd or ""):
         return None
     settings = load_settings(root / "config.toml", environ)
-    folders = transcript_folders(environ, settings["transcripts_allowed"])
+    folders = transcript_folders(environ, settings.transcripts_allowed)
     try:
         check_source(Path(transcript), folders, "transcripts_allowed")
     except RefusedSourceError:
         return None
     session = str(event.get("session_id") or "")
-    project = project_for(settings["project_override"], cwd)
+    project = project_for(settings.project_override, cwd)
     args = {
         "transcript": transcript,
         "session": session,
@@ -137,8 +137,8 @@ def briefing(root: Path, cwd: str | None, environ: Mapping[str, str], short: boo
 
     settings = load_settings(root / "config.toml", environ)
     now = parse_time(environ["VAULT_NOW"]) if environ.get("VAULT_NOW") else utc_now()
-    project = project_for(settings["project_override"], cwd) or None
-    limit = min(settings["hook_context_chars"], CLAUDE_CODE_LIMIT)
+    project = project_for(settings.project_override, cwd) or None
+    limit = min(settings.hook_context_chars, CLAUDE_CODE_LIMIT)
     if short:
         from hooks.claude_code.context_text import briefing_text
         from memory.config import MemoryConfig

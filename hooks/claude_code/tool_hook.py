@@ -31,12 +31,12 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
     if not os.path.isdir(os.path.join(root, "memories")):
         return
     settings = load_settings(os.path.join(root, "config.toml"), environ)
-    if not settings["push_channels"] or client.daemon_starting(root):
+    if not settings.push_channels or client.daemon_starting(root):
         return
     now = environ.get("VAULT_NOW") or None
     try:
         line = client.raw_event(
-            root, "tool_event", raw.encode(), now, settings["hook_timeout_seconds"]
+            root, "tool_event", raw.encode(), now, settings.hook_timeout_seconds
         )
     except client.DaemonSlow:
         return

@@ -74,7 +74,7 @@ def _hook_path() -> HookPath:
     from memory.evaluation.hook_path import HookPath
     from vault.config import load_settings
 
-    max_chars = int(load_settings(None, os.environ)["hook_context_chars"])
+    max_chars = load_settings(None, os.environ).hook_context_chars
     return HookPath(prompt_options(None, decay=False), prompt_query,
                     partial(injected, max_chars=max_chars))  # fmt: skip
 

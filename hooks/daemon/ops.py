@@ -115,7 +115,7 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
     if fields is None:
         return Reply({"output": ""})
     prompt, session, cwd = fields
-    project = project_for(service.settings["project_override"], cwd) or None
+    project = project_for(service.settings.project_override, cwd) or None
     confident: list[Hit] = []
     shown: list[Hit] = []
 
@@ -132,7 +132,7 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
             except VaultError:
                 continue  # purged or archived meanwhile
 
-    max_chars = int(service.settings["hook_context_chars"])
+    max_chars = int(service.settings.hook_context_chars)
     output = answer_prompt(service.vault.root, prompt, session, recall, confirm, max_chars)
     steps = _reinforce_later(service, confident, True) + note_later(service, shown)
     return Reply({"output": output}, steps)
@@ -146,7 +146,7 @@ def op_tool_event(service: MemoryService, args: Args) -> Reply:
 
     event = args.get("event")
     cwd = event.get("cwd") if isinstance(event, dict) else None
-    override = service.settings["project_override"]
+    override = service.settings.project_override
     project = project_for(override, cwd if isinstance(cwd, str) else None) or None
     return Reply({"output": answer_tool_event(service, event, project)})
 

@@ -72,7 +72,7 @@ def ingest_folders(root: Path, environ: Mapping[str, str]) -> tuple[str, list[st
     and every folder MCP `ingest` may read: the project, the vault and the
     `ingest_allowed` setting's folders."""
     project = environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-    configured = load_settings(root / "config.toml", environ)["ingest_allowed"]
+    configured = load_settings(root / "config.toml", environ).ingest_allowed
     return project, [project, str(root), *(os.path.expanduser(f) for f in configured)]
 
 
