@@ -14,12 +14,27 @@ from __future__ import annotations
 from typing import Literal
 
 from memory.config import MemoryConfig
+from memory.consolidation.confidence import confidence_factor
 
 Tier = Literal["confident", "activated"]
 
 
 def score(similarity: float, strength: float, boost: float = 1.0) -> float:
     return similarity * strength * boost
+
+
+def recall_boost(
+    config: MemoryConfig, usage: float, project_match: bool, topic_match: bool, confidence: float
+) -> float:
+    """A memory's score multiplier (README: How recall decides): its usage factor,
+    the current project, a matching topic hint, validated confidence. The one
+    home for the daemon's ranking and the hook's keyword fallback."""
+    boost = usage
+    if project_match:
+        boost *= config.project_boost
+    if topic_match:
+        boost *= config.topic_boost
+    return boost * confidence_factor(confidence, config.confidence_weight)
 
 
 def classify(
