@@ -15,7 +15,8 @@ from memory.results import Associative, Hit
 
 @click.command()
 @click.argument("query")
-@click.option("-n", "limit", default=5, show_default=True, help="How many results.")
+@click.option("-n", "limit", default=5, show_default=True, type=click.IntRange(min=1),
+              help="How many results.")  # fmt: skip
 @click.option("--current-project", "boost_project", default=None, metavar="PROJECT",
               help="Current project: its memories are boosted (x1.3).")  # fmt: skip
 @click.option("--topic-hint", default=None, help="Boost memories of this topic.")
@@ -24,8 +25,9 @@ from memory.results import Associative, Hit
 @click.option("--topic", default=None, help="Only memories of this topic.")
 @click.option("--project", "project_filter", default=None, help="Only this project's memories.")
 @click.option("--no-decay", is_flag=True, help="Rank by similarity alone (strength ignored).")
-@click.option("--vector-only", "signal", flag_value="vector", help="Similarity = cosine alone.")
-@click.option("--keyword-only", "signal", flag_value="keyword", help="Similarity = BM25 alone.")
+@click.option("--vector-only", is_flag=True, help="Similarity = cosine alone.")
+@click.option("--keyword-only", is_flag=True,
+              help="Similarity = BM25 over the memory's own words alone.")  # fmt: skip
 @click.option("--associative", is_flag=True, help="Show confident and activated tiers apart.")
 @click.option("--no-reinforce", is_flag=True, help="Look without strengthening what is found.")
 @click.option("--explain", is_flag=True, help="Show how each score was made.")
@@ -34,7 +36,8 @@ from memory.results import Associative, Hit
 @pass_context
 def recall(context: Context, query: str, limit: int, boost_project: str | None,
            topic_hint: str | None, exclude_topic: str | None, kind: str | None,
-           topic: str | None, project_filter: str | None, no_decay: bool, signal: str | None,
+           topic: str | None, project_filter: str | None, no_decay: bool, vector_only: bool,
+           keyword_only: bool,
            associative: bool, no_reinforce: bool, explain: bool, as_json: bool,
            now: datetime | None) -> None:  # fmt: skip
     """Find memories by meaning and keywords, ranked by similarity x strength.
@@ -43,10 +46,13 @@ def recall(context: Context, query: str, limit: int, boost_project: str | None,
     """
     if associative and no_decay:
         raise click.UsageError("--no-decay works with ordinary recall (the tiers need strength)")
+    if vector_only and keyword_only:
+        raise click.UsageError("--vector-only and --keyword-only exclude each other; give one")
+    signal = "vector" if vector_only else "keyword" if keyword_only else "hybrid"
     args = {"query": query, "limit": limit, "project": boost_project, "topic_hint": topic_hint,
             "exclude_topic": exclude_topic, "reinforce": not no_reinforce, "kind": kind,
             "topic": topic, "project_filter": project_filter, "no_decay": no_decay,
-            "signal": signal or "hybrid"}  # fmt: skip
+            "signal": signal}  # fmt: skip
     data = context.call("recall_associative" if associative else "recall", args, now)
     if as_json:
         emit(data)
@@ -58,7 +64,8 @@ def recall(context: Context, query: str, limit: int, boost_project: str | None,
 
 @click.command()
 @click.argument("query")
-@click.option("-n", "limit", default=5, show_default=True, help="How many results.")
+@click.option("-n", "limit", default=5, show_default=True, type=click.IntRange(min=1),
+              help="How many results.")  # fmt: skip
 @click.option("--explain", is_flag=True, help="Show how each score was made.")
 @json_option
 @now_option
