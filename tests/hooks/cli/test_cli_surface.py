@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -40,7 +39,8 @@ def test_usage_errors_are_one_line_and_exit_2(args: tuple[str, ...], message: st
     assert result.returncode == 2, result.stderr
     assert result.stdout == ""
     [line] = result.stderr.splitlines()
-    assert line.startswith("Error: ") and message in line
+    assert line.startswith("Error: ")
+    assert message in line
     assert "--help`)" in line  # where to read more
 
 
