@@ -66,10 +66,19 @@ class ServiceContext:
         view.clock = clock
         return view
 
+    def with_settings(self, settings: Settings) -> Self:
+        """The same service with other settings (a request's VAULT_* overrides): the
+        numbers, linker and filer follow them; the index keeps its own, read at start."""
+        view = self.with_config(MemoryConfig.from_settings(settings))
+        view.settings = settings
+        return view
+
     def with_config(self, config: MemoryConfig) -> Self:
         """The same service with other numbers (the benchmark's calibration curve)."""
         view = copy.copy(self)
         view.config = config
+        view.linker, view.filer = copy.copy(self.linker), copy.copy(self.filer)
+        view.linker.config = view.filer.config = config
         return view
 
     @staticmethod

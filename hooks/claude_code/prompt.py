@@ -14,7 +14,7 @@ import time
 
 from hooks.daemon import client
 from hooks.daemon.protocol import MAX_PROMPT_CHARS
-from vault.config import Settings, load_settings
+from vault.config import Settings, env_overrides, load_settings
 from vault.paths import vault_home
 
 TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
@@ -42,7 +42,7 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
     # one (a capture, the daily maintenance) answers after its current step.
     wait = budget if client.daemon_starting(root) else 0.0
     try:
-        line = client.prompt_event(root, raw.encode(), now, budget, wait)
+        line = client.prompt_event(root, raw.encode(), now, budget, wait, env_overrides(environ))
     except client.DaemonSlow:  # it has the prompt and will act on it: no second confirmation
         line = keyword_answer(root, raw, settings, environ, keeps_state=False)
     except client.DaemonUnavailable:
@@ -70,7 +70,8 @@ def cold_start(
     budget = started + settings.hook_cold_wait_seconds - time.monotonic()
     now = environ.get("VAULT_NOW") or None
     try:
-        return client.prompt_event(root, raw.encode(), now, budget, wait=budget)
+        overrides = env_overrides(environ)  # the daemon applies them to this prompt
+        return client.prompt_event(root, raw.encode(), now, budget, budget, overrides)
     except client.DaemonSlow:
         return keyword_answer(root, raw, settings, environ, keeps_state=False)
     except client.DaemonUnavailable:

@@ -18,7 +18,7 @@ from typing import Any
 
 from hooks.claude_code.project import fits, project_for
 from hooks.daemon import client
-from vault.config import load_settings
+from vault.config import env_overrides, load_settings
 from vault.paths import resolve_vault_home
 
 CAPTURE_EVENTS = ("stop", "pre-compact", "subagent-stop", "session-end")
@@ -43,6 +43,7 @@ def _background(root: Path, op: str, args: dict[str, Any], cli: list[str]) -> No
     """Hand `op` to the daemon, or spawn one that does it once warm; when one is
     starting but not listening within HAND_OFF_WAIT, run the CLI detached."""
     wait = HAND_OFF_WAIT if client.daemon_starting(root) else 0.0
+    args = {**args, "settings": env_overrides(os.environ)}  # for this request only
     if client.hand_off(root, op, args, wait):
         return
     if client.spawn(root, os.environ, first={"op": op, "args": args}):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from hooks.daemon import client
-from vault.config import load_settings
+from vault.config import env_overrides, load_settings
 from vault.paths import vault_home
 
 TYPE_CHECKING = False  # not typing's: this path, like the prompt's, avoids `import typing`
@@ -35,9 +35,8 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
         return
     now = environ.get("VAULT_NOW") or None
     try:
-        line = client.raw_event(
-            root, "tool_event", raw.encode(), now, settings.hook_timeout_seconds
-        )
+        timeout, overrides = settings.hook_timeout_seconds, env_overrides(environ)
+        line = client.raw_event(root, "tool_event", raw.encode(), now, timeout, 0.0, overrides)
     except client.DaemonSlow:
         return
     except client.DaemonUnavailable:

@@ -17,7 +17,7 @@ import click
 from hooks.cli.errors import CliError, from_daemon
 from vault.atomic import remove_orphan_temp_files
 from vault.clock import Clock, fixed_clock, parse_time, utc_now
-from vault.config import load_settings
+from vault.config import env_overrides, load_settings
 from vault.layout import Vault
 from vault.paths import resolve_vault_home
 
@@ -57,14 +57,19 @@ class Context:
         self, op: str, args: dict[str, Any], now: datetime | None, timeout: float = WRITE_TIMEOUT
     ) -> tuple[bool, Any]:
         """(True, result) when the vault's daemon answered; (False, None) when none runs.
-        A daemon that took the request but did not answer is an error: the work may
-        still happen there, so it is never repeated here."""
+        The VAULT_<KEY> variables this command sees travel with the request. A daemon
+        that took the request but did not answer is an error: the work may still
+        happen there, so it is never repeated here."""
         from hooks.daemon import client
 
         vault = self.vault
         if not vault.exists():
             return False, None
+        load_settings(vault.config_path, os.environ)  # a bad value fails here, as without one
         request = {**args, "now": now.isoformat() if now else None}
+        overrides = env_overrides(os.environ)
+        if overrides:  # the daemon applies them to this request only
+            request["settings"] = overrides
         try:
             return True, client.request(vault.root, op, request, timeout=timeout)
         except client.DaemonSlow as exc:

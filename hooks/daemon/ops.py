@@ -14,7 +14,7 @@ from typing import Any
 
 from hooks.daemon.housekeeping_ops import HOUSEKEEPING_OPS
 from hooks.daemon.note_ops import NOTE_OPS
-from hooks.daemon.protocol import ProtocolError
+from hooks.daemon.protocol import RAW_REPLY_OPS, ProtocolError
 from hooks.daemon.requests import (
     Args,
     Json,
@@ -24,6 +24,7 @@ from hooks.daemon.requests import (
     shown,
     text_arg,
     texts_arg,
+    with_request_settings,
 )
 from hooks.daemon.usage_ops import note_later, op_access_stats
 from indexer.errors import IndexerError
@@ -321,12 +322,13 @@ UNLOCKED_OPS = frozenset({"reindex"})
 
 
 def dispatch_reply(service: MemoryService, op: str, args: Args) -> Reply:
-    """Run `op` on a view of `service` at the request's clock; the reply may
+    """Run `op` on a view of `service` at the request's clock and settings; the reply may
     carry follow-up work (the daemon runs it after sending), which captured the
     same view, so it sees the same clock."""
     if op not in OPS:
         raise ProtocolError(f"unknown operation {op!r}")
-    return OPS[op](_at_request_clock(service, args.get("now")), args)
+    view = _at_request_clock(service, args.get("now"))
+    return OPS[op](with_request_settings(view, args, strict=op not in RAW_REPLY_OPS), args)
 
 
 def dispatch(service: MemoryService, op: str, args: Args) -> Json:

@@ -24,7 +24,7 @@ from hooks.daemon.protocol import error_line
 from hooks.mcp.agent_source import agent_source
 from hooks.mcp.note_tools import add_note_tools
 from memory.service import MemoryService
-from vault.config import load_settings
+from vault.config import env_overrides, load_settings
 from vault.layout import Vault
 
 log = logging.getLogger("memory_vault.mcp")
@@ -44,7 +44,9 @@ class Backend:
         if not (self.root / "memories").is_dir():
             raise ToolError(f"no vault at {self.root}; run `vault init` first")
         try:
-            return client.request(self.root, op, args, timeout=60)
+            overrides = env_overrides(os.environ)  # the daemon applies them to this call
+            request = {**args, "settings": overrides} if overrides else args
+            return client.request(self.root, op, request, timeout=60)
         except client.DaemonError as exc:
             raise ToolError(str(exc)) from None
         except client.DaemonUnavailable:
