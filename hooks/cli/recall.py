@@ -5,6 +5,7 @@ that proved right."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import click
 
@@ -27,7 +28,7 @@ from memory.results import Associative, Hit
 @click.option("--no-decay", is_flag=True, help="Rank by similarity alone (strength ignored).")
 @click.option("--vector-only", is_flag=True, help="Similarity = cosine alone.")
 @click.option("--keyword-only", is_flag=True,
-              help="Similarity = BM25 over the memory's own words alone.")  # fmt: skip
+              help="Similarity = BM25 alone (a match only on nearby words is marked).")  # fmt: skip
 @click.option("--associative", is_flag=True, help="Show confident and activated tiers apart.")
 @click.option("--no-reinforce", is_flag=True, help="Look without strengthening what is found.")
 @click.option("--explain", is_flag=True, help="Show how each score was made.")
@@ -54,12 +55,27 @@ def recall(context: Context, query: str, limit: int, boost_project: str | None,
             "topic": topic, "project_filter": project_filter, "no_decay": no_decay,
             "signal": signal}  # fmt: skip
     data = context.call("recall_associative" if associative else "recall", args, now)
+    found = data if isinstance(data, list) else [h for tier in data.values() for h in tier]
+    around = _around_only(context, query, found) if keyword_only else frozenset()
     if as_json:
+        for hit in found if keyword_only else ():
+            hit["own_words"] = hit["id"] not in around
         emit(data)
     elif associative:
-        click.echo(render.associative(Associative.from_dict(data), explain))
+        click.echo(render.associative(Associative.from_dict(data), explain, around))
     else:
-        click.echo(render.hits([Hit.from_dict(h) for h in data], explain))
+        click.echo(render.hits([Hit.from_dict(h) for h in data], explain, around=around))
+
+
+def _around_only(context: Context, query: str, found: list[dict[str, Any]]) -> frozenset[str]:
+    """The keyword hits whose own words (text, tags) do not match the query: they
+    matched through the words said around them in their session."""
+    from indexer.catalog_reader import catalog_path, own_word_matches
+    from indexer.keywords import match_expression
+
+    ids = [str(hit["id"]) for hit in found]
+    own = own_word_matches(catalog_path(context.vault.root), match_expression(query), ids)
+    return frozenset(ids) - own
 
 
 @click.command()

@@ -227,7 +227,8 @@ def _hit(
 ) -> Hit:
     row = candidate.row
     boost = _boost(service, row, opts, now)
-    explained = why(candidate.similarity, current, boost, service.config, cosine=candidate.cosine)
+    explained = why(candidate.similarity, current, boost, service.config,
+                    cosine=candidate.cosine, keyword=candidate.keyword)  # fmt: skip
     return Hit(
         id=row.id,
         text=text.strip(),

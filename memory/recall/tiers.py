@@ -59,9 +59,16 @@ def classify(
 
 
 def why(
-    similarity: float, strength: float, boost: float, config: MemoryConfig, *, cosine: float
+    similarity: float,
+    strength: float,
+    boost: float,
+    config: MemoryConfig,
+    *,
+    cosine: float,
+    keyword: float = 0.0,
 ) -> str:
-    """One line for --explain."""
+    """One line for --explain; `keyword` (the normalised BM25) tells whether the
+    words or the meaning carried a match that is not close enough in meaning."""
     tier = classify(similarity, strength, boost, config, cosine=cosine)
     value = score(similarity, strength, boost)
     base = (
@@ -70,9 +77,14 @@ def why(
     if tier == "confident":
         return f"{base} >= confident bar {config.confident_bar}"
     if tier == "activated" and value >= config.confident_bar and strength >= config.retrieval_floor:
+        carried = (
+            "shares words more than meaning"
+            if keyword > cosine
+            else "close in meaning, but not enough to state as fact"
+        )
         return (
             f"{base} >= confident bar, but cosine {cosine:.3f} < {config.confident_cosine}: "
-            "shares words more than meaning, so only might be related"
+            f"{carried}, so only might be related"
         )
     if tier == "activated" and value >= config.activated_bar:
         return f"{base} >= activated bar {config.activated_bar}"

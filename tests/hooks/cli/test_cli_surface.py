@@ -71,3 +71,55 @@ def test_graph_dot_labels_break_lines_the_dot_way(service: MemoryService) -> Non
     dot = CliRunner().invoke(main, ["graph", "--format", "dot"]).stdout
     assert f'[label="{memory.id}\\ndeploy"];' in dot  # dot's escape: a line break, not "\n"
     assert "\\\\n" not in dot
+
+
+def jot_here(*args: str) -> str:
+    result = CliRunner().invoke(main, ["jot", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout.strip()
+
+
+SHIP = "how to ship to production: run make release, then approve the rollout in Argo CD"
+WORKERS = "billing search email thumbnail export audit payroll".split()
+FILLER = [
+    f"Runbook {i}: restart the {w} worker when its queue stalls." for i, w in enumerate(WORKERS)
+]
+
+
+@pytest.mark.model
+def test_explain_says_meaning_not_words_when_no_word_matched() -> None:
+    assert run("init").returncode == 0
+    ship = jot_here(SHIP, "--project", "infra", "--now", "2026-01-01T09:00:00Z")
+    for text in FILLER:  # BM25 needs a corpus
+        jot_here(text, "--now", "2026-01-01T09:00:00Z")
+    result = run("recall", "deployment process", "--current-project", "infra", "--explain",
+                 "--no-reinforce", "--json", "--now", "2026-01-01T10:00:00Z",
+                 env={"VAULT_MIN_SIMILARITY": "0.1"})  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    [hit] = [h for h in json.loads(result.stdout) if h["id"] == ship]
+    assert hit["keyword"] == 0.0
+    assert hit["cosine"] < 0.45
+    assert "shares words more than meaning" not in hit["reason"]
+    assert "close in meaning, but not enough to state as fact" in hit["reason"]
+
+
+@pytest.mark.model
+def test_keyword_only_marks_a_match_on_the_words_said_around_a_memory() -> None:
+    assert run("init").returncode == 0
+    said = "2026-01-01T09:00:00Z"
+    ship = jot_here(SHIP, "--session", "s1", "--now", said)
+    talk = jot_here("We talked through the deployment process for the new service.",
+                    "--session", "s1", "--now", said)  # fmt: skip
+    for text in FILLER:  # BM25 needs a corpus
+        jot_here(text, "--now", said)
+    args = ("recall", "deployment process", "--keyword-only", "--no-reinforce", "--now", said)
+    found = {h["id"]: h for h in json.loads(run(*args, "--json").stdout)}
+    assert found[talk]["own_words"] is True
+    print(found)
+    if ship in found:  # it matched only through the memory said next to it
+        assert found[ship]["own_words"] is False
+        text = run(*args).stdout
+        assert f"{ship}  [" in text
+        assert (
+            "matched only words said around it, not its own]" in text.split(ship)[1].split("\n")[0]
+        )
