@@ -50,13 +50,32 @@ class Sources:
         if self.engram is not None:
             self._add(engram.read_engram(self.engram, self.project_dirs, _project_of_path))
         if self.hx is not None:
+            before = len(self.items)
             self._add(hx.read_hx(self.hx, _zone(self.zone)))
+            if len(self.items) == before:
+                self.notes += _hx_hint(self.hx)
 
     def _add(self, found: tuple[list[ImportItem], list[str]]) -> None:
         items, messages = found
         self.items += items
         # Lines that break the JSONL format are errors; elsewhere they are notes.
         (self.errors if self.jsonl is not None else self.notes).extend(messages)
+
+
+def _hx_hint(folder: Path) -> list[str]:
+    """Why an hx import found nothing, when its logs sit beside config.json
+    (~/.claude-memory/daily) instead of in its data folder, where hx reads them."""
+    from memory.importers.hx import LOG_FOLDERS, load_config
+
+    data_dir = Path(str(load_config(folder)["data_dir"])).expanduser()
+    beside = [level for level in LOG_FOLDERS if any((folder / level).glob("*.md"))]
+    if not beside or data_dir == folder:
+        return []
+    return [
+        f"hx: found no notes or logs in {data_dir}, but {folder / beside[0]} holds logs; "
+        f'hx reads them from its data folder: set "data_dir": "{folder}" in '
+        f"{folder / 'config.json'} or move them to {data_dir / beside[0]}"
+    ]
 
 
 def _project_of_path(path: Path) -> str:

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -123,3 +124,17 @@ def test_keyword_only_marks_a_match_on_the_words_said_around_a_memory() -> None:
         assert (
             "matched only words said around it, not its own]" in text.split(ship)[1].split("\n")[0]
         )
+
+
+def test_an_hx_import_that_finds_nothing_says_where_its_logs_are(tmp_path: Path) -> None:
+    assert run("init").returncode == 0
+    hx = tmp_path / "home" / ".claude-memory"
+    (hx / "daily").mkdir(parents=True)
+    (hx / "config.json").write_text("{}", encoding="utf-8")
+    log = "# Daily Log -- 2026-12-01\n\n**14:58** -- Decided: use uv for installs\n"
+    (hx / "daily" / "2026-12-01.md").write_text(log, encoding="utf-8")
+    result = run("import", "--hx", str(hx), "--tz", "UTC")
+    assert result.returncode == 0, result.stderr
+    [hint] = [line for line in result.stderr.splitlines() if line.startswith("note: hx:")]
+    assert f"{hx / 'daily'} holds logs" in hint
+    assert f'set "data_dir": "{hx}"' in hint
