@@ -9,8 +9,9 @@ from typing import Any
 
 import click
 
-from hooks.cli.common import Context, emit, json_option, now_option, pass_context, progress_bar
+from hooks.cli.common import Context, emit, json_option, now_option, pass_context
 from hooks.cli.errors import CliError
+from hooks.cli.progress import progress_bar
 from indexer.catalog import ManifestRow
 from memory.encode.associate import Edge
 

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from hooks.cli.common import emit, json_option, progress_bar
+from hooks.cli.common import emit, json_option
 from hooks.cli.errors import CliError
+from hooks.cli.progress import progress_bar
 
 if TYPE_CHECKING:
     from memory.evaluation.hook_path import HookPath

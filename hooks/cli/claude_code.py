@@ -11,8 +11,9 @@ from pathlib import Path
 
 import click
 
-from hooks.cli.common import Context, now_option, pass_context, progress_bar
+from hooks.cli.common import Context, now_option, pass_context
 from hooks.cli.errors import CliError
+from hooks.cli.progress import progress_bar
 
 
 @click.command()

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import click
 
-from hooks.cli.common import Context, pass_context, progress_bar
+from hooks.cli.common import Context, pass_context
+from hooks.cli.progress import progress_bar
 
 REINDEX_TIMEOUT = 24 * 3600.0  # a rebuild of a large vault takes minutes; wait for it
 

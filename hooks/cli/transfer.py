@@ -14,6 +14,7 @@ import click
 
 from hooks.cli.common import Context, emit, json_option, now_option, pass_context
 from hooks.cli.errors import CliError
+from hooks.cli.progress import waiting
 from memory.importers.core import Importer, ImportItem
 
 EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -145,17 +146,17 @@ def import_(context: Context, jsonl: Path | None, claude_code: bool, claude_md: 
     sources = Sources(jsonl, claude_code, claude_md, engram, hx, project_dir, zone)
     if not (jsonl or claude_code or claude_md or engram or hx):
         raise click.UsageError("name a source: --jsonl, --claude-code, --claude-md, --engram, --hx")
-    sources.collect()
-    if strict and sources.errors:
-        raise CliError(
-            f"{sources.errors[0]} ({len(sources.errors)} lines invalid; nothing imported)"
-        )
-    service = context.service(now)
-    report = Importer(service.vault, service.config, service.clock).run(sources.items, dry_run)
-    report.errors[:0] = sources.errors
-    index = (
-        "" if dry_run or not (report.created or report.updated) else context.call("sync", {}, now)
-    )
+    with waiting("vault import"):
+        sources.collect()
+        if strict and sources.errors:
+            raise CliError(
+                f"{sources.errors[0]} ({len(sources.errors)} lines invalid; nothing imported)"
+            )
+        service = context.service(now)
+        report = Importer(service.vault, service.config, service.clock).run(sources.items, dry_run)
+        report.errors[:0] = sources.errors
+        changed = report.created or report.updated
+        index = "" if dry_run or not changed else context.call("sync", {}, now)
     if as_json:
         emit({**report.to_dict(), "notes": sources.notes, "index": index, "dry_run": dry_run})
     else:

@@ -17,8 +17,12 @@ def test_fallback_and_daemon_give_a_memory_the_same_boost(
 ) -> None:
     memory = service.jot("Releases ship from the deploy branch after the canary passes.",
                          project="project-a")  # fmt: skip
-    for other in ("Billing amounts are integer cents.", "Tests use pytest fixtures.",
-                  "The worker reads worker.toml.", "Logs rotate daily at midnight."):
+    for other in (
+        "Billing amounts are integer cents.",
+        "Tests use pytest fixtures.",
+        "The worker reads worker.toml.",
+        "Logs rotate daily at midnight.",
+    ):
         service.jot(other)  # BM25 needs a corpus: one document has no rare words
     service.validate(memory.id, up=True)
     weekly = service.vault.periodic_dir / "weekly"

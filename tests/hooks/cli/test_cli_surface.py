@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -138,3 +139,46 @@ def test_an_hx_import_that_finds_nothing_says_where_its_logs_are(tmp_path: Path)
     [hint] = [line for line in result.stderr.splitlines() if line.startswith("note: hx:")]
     assert f"{hx / 'daily'} holds logs" in hint
     assert f'set "data_dir": "{hx}"' in hint
+
+
+def on_a_terminal(*args: str) -> tuple[int, str]:
+    """Run `vault ARGS` with stderr on a pseudo-terminal; its exit code and what it drew."""
+    primary, replica = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "hooks.cli", *args],
+                               stdout=subprocess.DEVNULL, stderr=replica)  # fmt: skip
+    os.close(replica)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(primary, 4096)
+        except OSError:  # the other side closed (EIO)
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(primary)
+    return process.wait(timeout=120), b"".join(chunks).decode(errors="replace")
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("command", ["import", "recall"])
+def test_long_runs_show_progress_on_a_terminal_and_nothing_when_piped(
+    tmp_path: Path, command: str
+) -> None:
+    """Each loads the model in its own process (seconds). Every command that calls
+    the daemon or the service goes through the same helper (consolidate too)."""
+    assert run("init").returncode == 0
+    lines = tmp_path / "notes.jsonl"
+    lines.write_text("".join(json.dumps({"text": text}) + "\n" for text in FILLER))
+    if command == "import":
+        args = ["import", "--jsonl", str(lines)]
+    else:
+        jot_here(FILLER[0])
+        args = ["recall", "queue stalls", "--no-reinforce"]
+    code, terminal = on_a_terminal(*args)
+    assert code == 0, terminal
+    assert f"\rvault {command} ... 1 s" in terminal
+    assert terminal.endswith("\r\x1b[K")  # the line is cleared when the work ends
+    piped = run(*args)
+    assert piped.returncode == 0
+    assert piped.stderr == ""
