@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from hooks.cli.common import Context, now_option, pass_context
+from hooks.cli.common import Context, emit, json_option, now_option, pass_context
 from hooks.cli.errors import CliError
 from hooks.cli.progress import progress_bar
 
@@ -22,9 +22,10 @@ from hooks.cli.progress import progress_bar
               help="A Claude Code transcript (.jsonl).")  # fmt: skip
 @click.option("--session", default="", help="Session id (default: from the transcript).")
 @click.option("--project", default="", help="Project identity (default: from the transcript).")
+@json_option
 @now_option
 @pass_context
-def capture(context: Context, transcript: Path, session: str, project: str,
+def capture(context: Context, transcript: Path, session: str, project: str, as_json: bool,
             now: datetime | None) -> None:  # fmt: skip
     """Capture durable statements from a transcript (from its cursor on; exactly once).
 
@@ -33,15 +34,19 @@ def capture(context: Context, transcript: Path, session: str, project: str,
     args = {"transcript": str(transcript.resolve()), "session": session, "project": project,
             "wait": True}  # fmt: skip
     report = context.call("capture", args, now)
+    if as_json:
+        emit(report)
+        return
     click.echo(f"Captured {len(report['created'])} new, reinforced {len(report['reinforced'])}.")
     for memory_id in report["created"]:
         click.echo(f"  {memory_id}")
 
 
 @click.command()
+@json_option
 @now_option
 @pass_context
-def sweep(context: Context, now: datetime | None) -> None:
+def sweep(context: Context, as_json: bool, now: datetime | None) -> None:
     """Capture transcripts never captured (crashed sessions); prune and consolidate when due.
 
     Example: vault sweep
@@ -59,6 +64,9 @@ def sweep(context: Context, now: datetime | None) -> None:
             "pruned": report.pruned,
             "consolidated": report.consolidated,
         }
+    if as_json:
+        emit(result)
+        return
     pruned = "not due" if result["pruned"] is None else result["pruned"]
     consolidated = result.get("consolidated") or "not due"
     click.echo(

@@ -102,40 +102,52 @@ def cold(context: Context, query: str, limit: int, explain: bool, as_json: bool,
 
 @click.command()
 @click.argument("memory_id", metavar="ID")
+@json_option
 @now_option
 @pass_context
-def confirm(context: Context, memory_id: str, now: datetime | None) -> None:
+def confirm(context: Context, memory_id: str, as_json: bool, now: datetime | None) -> None:
     """Confirm a hedged ("might be related") memory: stability x2.5.
 
     Example: vault confirm 2026-11-02-pytest-fixtures-over-setup-7f3a
     """
     record = context.call("confirm", {"id": memory_id}, now)
+    if as_json:
+        emit(record)
+        return
     click.echo(f"Confirmed {record['id']}: stability {record['stability']:.1f} days, "
                f"tier {record['tier']}")  # fmt: skip
 
 
 @click.command()
 @click.argument("memory_id", metavar="ID")
+@json_option
 @now_option
 @pass_context
-def reinforce(context: Context, memory_id: str, now: datetime | None) -> None:
+def reinforce(context: Context, memory_id: str, as_json: bool, now: datetime | None) -> None:
     """Strengthen a memory as a recall hit would: stability x1.5.
 
     Example: vault reinforce 2026-11-02-pytest-fixtures-over-setup-7f3a
     """
     record = context.call("reinforce", {"id": memory_id}, now)
+    if as_json:
+        emit(record)
+        return
     click.echo(f"Reinforced {record['id']}: stability {record['stability']:.1f} days, "
                f"tier {record['tier']}")  # fmt: skip
 
 
 @click.command()
 @click.argument("memory_id", metavar="ID")
+@json_option
 @now_option
 @pass_context
-def revive(context: Context, memory_id: str, now: datetime | None) -> None:
+def revive(context: Context, memory_id: str, as_json: bool, now: datetime | None) -> None:
     """Move an archived memory back to memories/.
 
     Example: vault revive 2026-11-02-pytest-fixtures-over-setup-7f3a
     """
     record = context.call("revive", {"id": memory_id}, now)
+    if as_json:
+        emit(record)
+        return
     click.echo(f"Revived {record['id']} -> {record['path']}")

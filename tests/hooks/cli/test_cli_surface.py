@@ -182,3 +182,47 @@ def test_long_runs_show_progress_on_a_terminal_and_nothing_when_piped(
     piped = run(*args)
     assert piped.returncode == 0
     assert piped.stderr == ""
+
+
+@pytest.mark.model
+def test_every_command_a_script_reads_prints_json(tmp_path: Path) -> None:
+    """With a warm daemon (no model load per command), each as its own process."""
+    from hooks.daemon import client
+    from hooks.daemon.control import stop
+    from vault.layout import Vault
+
+    assert run("init").returncode == 0
+    vault = Vault(tmp_path / "vault")
+    daemon = subprocess.Popen([sys.executable, "-m", "hooks.cli", "serve"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        assert client.wait_until_up(vault.root, 120) is not None
+
+        def data(*args: str) -> object:
+            result = run(*args, "--json")
+            assert result.returncode == 0, (args, result.stderr)
+            return json.loads(result.stdout)
+
+        memory = data("jot", "Deploys go out on Tuesdays.")
+        assert isinstance(memory, dict)
+        memory_id = memory["id"]
+        note = tmp_path / "adr.md"
+        note.write_text("# Use Postgres\n\nWe store billing in Postgres.\n", encoding="utf-8")
+        assert data("ingest", str(note))["tier"] == "curated"  # type: ignore[index]
+        assert data("confirm", memory_id)["confirmations"] == 1  # type: ignore[index]
+        assert data("reinforce", memory_id)["recalls"] == 1  # type: ignore[index]
+        assert data("validate", memory_id, "--down")["confidence"] == 0.45  # type: ignore[index]
+        assert data("forget", memory_id)["archived"] is True  # type: ignore[index]
+        assert data("revive", memory_id)["archived"] is False  # type: ignore[index]
+        assert data("reindex")["full"] is False  # type: ignore[index]
+        assert data("reindex", "--stats")["stats"]["memories"] == 2  # type: ignore[index]
+        assert data("reindex", "--check")["added"] == 0  # type: ignore[index]
+        assert "captured" in data("sweep")  # type: ignore[operator]
+        transcripts = tmp_path / "home" / ".claude" / "projects" / "p"
+        transcripts.mkdir(parents=True)
+        (transcripts / "s1.jsonl").write_text("", encoding="utf-8")
+        captured = data("capture", "--transcript", str(transcripts / "s1.jsonl"))
+        assert captured["created"] == []  # type: ignore[index]
+    finally:
+        stop(vault)
+        daemon.wait(timeout=60)
