@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +80,39 @@ def test_llm_extraction_follows_the_request(service: MemoryService) -> None:
     assert view.settings.llm_extraction is True
     assert service.settings.llm_extraction is False  # the daemon's own settings are untouched
     assert view.config is not service.config or view.settings is not service.settings
+
+
+def test_llm_extraction_asked_for_by_a_capture_runs_in_the_daemon(
+    vault: Vault, tmp_path: Path
+) -> None:
+    """`VAULT_LLM_EXTRACTION=true vault capture` with a daemon started without it:
+    the daemon runs the (stand-in) `claude -p` for this capture."""
+    from hooks.daemon.control import stop
+    from tests.hooks.claude_code.test_end_to_end import (
+        FAKE_CLAUDE_P,
+        capture_cli,
+        memories,
+        transcript,
+    )
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "claude").write_text(FAKE_CLAUDE_P)
+    (bin_dir / "claude").chmod(0o755)
+    path = transcript(tmp_path / "home" / ".claude" / "projects" / "-t" / "llm.jsonl", "llm",
+                      tmp_path, [("user", "ok so we ship on tuesdays, after standup")])  # fmt: skip
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+           "FAKE_LOG": str(tmp_path / "args.log"), "CLAUDECODE": "1"}  # fmt: skip
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "hooks.cli", "--vault", str(vault.root), "serve"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+    )  # fmt: skip
+    try:
+        assert client.wait_until_up(vault.root, 120) is not None
+        result = capture_cli(vault, path, {**env, "VAULT_LLM_EXTRACTION": "true"})
+        assert result.returncode == 0, result.stderr
+        [memory] = memories(vault)
+        assert "every Tuesday" in memory.read_text()  # the stand-in's answer
+    finally:
+        stop(vault)
+        daemon.wait(timeout=60)
