@@ -14,7 +14,14 @@ from __future__ import annotations
 import os
 
 from vault.errors import VaultError
-from vault.setting_types import Declared, SettingValue, check, check_text, declare
+from vault.setting_types import (
+    Declared,
+    SettingValue,
+    check,
+    check_text,
+    declare,
+    toml_value,
+)
 
 TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
 if TYPE_CHECKING:  # the prompt hook loads this module: no pathlib or typing at run time
@@ -318,10 +325,14 @@ SETTINGS = _bind(Settings)
 BY_KEY = {spec.key: spec for spec in SETTINGS}
 
 
-def env_overrides(environ: Mapping[str, str]) -> dict[str, str]:
-    """The VAULT_<KEY> variables in `environ` that name a setting: key -> text."""
+def env_overrides(environ: Mapping[str, str], per_call_only: bool = False) -> dict[str, str]:
+    """The VAULT_<KEY> variables in `environ` that name a setting: key -> text.
+    `per_call_only`: leave out those a daemon reads once at start (what a hook or
+    the MCP server sends: the daemon they talk to was started for them)."""
     found = {}
     for spec in SETTINGS:
+        if per_call_only and not spec.per_call:
+            continue
         text = environ.get(f"VAULT_{spec.key.upper()}")
         if text is not None:
             found[spec.key] = text
@@ -371,15 +382,6 @@ def _has_settings(text: str) -> bool:
     return any(
         line.strip() and not line.lstrip().startswith(("#", "[")) for line in text.splitlines()
     )
-
-
-def toml_value(value: SettingValue) -> str:
-    """A value as config.toml writes it."""
-    if isinstance(value, tuple):
-        return "[" + ", ".join(f'"{item}"' for item in value) + "]"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def default_config_text() -> str:

@@ -134,3 +134,12 @@ def _number_kind(spec: Declared) -> str:
 def _wrong(spec: Declared, value: object, origin: str, wanted: str) -> VaultError:
     shown = str(value).lower() if isinstance(value, bool) else repr(value)  # as TOML writes it
     return VaultError(f"{origin}: {spec.key} must be {wanted}, got {shown}")
+
+
+def toml_value(value: SettingValue) -> str:
+    """A value as config.toml writes it."""
+    if isinstance(value, tuple):
+        return "[" + ", ".join(f'"{item}"' for item in value) + "]"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value).lower() if isinstance(value, bool) else str(value)

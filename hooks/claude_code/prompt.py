@@ -42,7 +42,9 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
     # one (a capture, the daily maintenance) answers after its current step.
     wait = budget if client.daemon_starting(root) else 0.0
     try:
-        line = client.prompt_event(root, raw.encode(), now, budget, wait, env_overrides(environ))
+        line = client.prompt_event(
+            root, raw.encode(), now, budget, wait, env_overrides(environ, per_call_only=True)
+        )
     except client.DaemonSlow:  # it has the prompt and will act on it: no second confirmation
         line = keyword_answer(root, raw, settings, environ, keeps_state=False)
     except client.DaemonUnavailable:
@@ -70,7 +72,9 @@ def cold_start(
     budget = started + settings.hook_cold_wait_seconds - time.monotonic()
     now = environ.get("VAULT_NOW") or None
     try:
-        overrides = env_overrides(environ)  # the daemon applies them to this prompt
+        overrides = env_overrides(
+            environ, per_call_only=True
+        )  # the daemon applies them to this prompt
         return client.prompt_event(root, raw.encode(), now, budget, budget, overrides)
     except client.DaemonSlow:
         return keyword_answer(root, raw, settings, environ, keeps_state=False)

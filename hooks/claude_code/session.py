@@ -43,7 +43,10 @@ def _background(root: Path, op: str, args: dict[str, Any], cli: list[str]) -> No
     """Hand `op` to the daemon, or spawn one that does it once warm; when one is
     starting but not listening within HAND_OFF_WAIT, run the CLI detached."""
     wait = HAND_OFF_WAIT if client.daemon_starting(root) else 0.0
-    args = {**args, "settings": env_overrides(os.environ)}  # for this request only
+    args = {
+        **args,
+        "settings": env_overrides(os.environ, per_call_only=True),
+    }  # for this request only
     if client.hand_off(root, op, args, wait):
         return
     if client.spawn(root, os.environ, first={"op": op, "args": args}):

@@ -35,7 +35,10 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
         return
     now = environ.get("VAULT_NOW") or None
     try:
-        timeout, overrides = settings.hook_timeout_seconds, env_overrides(environ)
+        timeout, overrides = (
+            settings.hook_timeout_seconds,
+            env_overrides(environ, per_call_only=True),
+        )
         line = client.raw_event(root, "tool_event", raw.encode(), now, timeout, 0.0, overrides)
     except client.DaemonSlow:
         return

@@ -20,7 +20,8 @@ def config(context: Context, as_json: bool) -> None:
 
     Example: VAULT_LINKS_MAX=3 vault config --json
     """
-    from vault.config import SETTINGS, env_overrides, file_values, load_settings, toml_value
+    from vault.config import SETTINGS, env_overrides, file_values, load_settings
+    from vault.setting_types import toml_value
 
     vault = context.vault
     settings = load_settings(vault.config_path, os.environ)

@@ -44,7 +44,9 @@ class Backend:
         if not (self.root / "memories").is_dir():
             raise ToolError(f"no vault at {self.root}; run `vault init` first")
         try:
-            overrides = env_overrides(os.environ)  # the daemon applies them to this call
+            overrides = env_overrides(
+                os.environ, per_call_only=True
+            )  # the daemon applies them to this call
             request = {**args, "settings": overrides} if overrides else args
             return client.request(self.root, op, request, timeout=60)
         except client.DaemonError as exc:

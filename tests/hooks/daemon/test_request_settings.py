@@ -71,6 +71,8 @@ def test_the_prompt_hooks_context_size_from_its_environment_reaches_the_daemon(
     assert small.returncode == 0
     assert "pytest fixtures" not in small.stdout  # the memory does not fit in 60 characters
     assert client.ping(running.root) is not None  # the same warm daemon answered
+    start_only = hook(running, event, VAULT_NOW=DAY19, VAULT_VECTOR_WEIGHT="0.9")
+    assert "pytest fixtures" in start_only.stdout  # a hook never fails over it: left out
 
 
 def test_llm_extraction_follows_the_request(service: MemoryService) -> None:
