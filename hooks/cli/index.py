@@ -28,7 +28,7 @@ def reindex(context: Context, full: bool, check: bool, stats: bool, as_json: boo
 
     Example: vault reindex --full --stats --json
     """
-    from hooks.daemon.ops import reindexed
+    from hooks.ops.table import reindexed
 
     if check:
         index = context.service().index  # reads the published index; writes nothing

@@ -18,6 +18,7 @@ from hooks.cli import (
     compaction,
     consolidation,
     demo,
+    doctor,
     index,
     memories,
     notes,
@@ -34,29 +35,42 @@ from hooks.cli.errors import HANDLED, one_line_usage, to_cli_error
 
 class VaultGroup(click.Group):
     """Turns library errors and click's own usage errors into one-line messages
-    with their exit codes; a reader that closed the pipe (`| head`) ends it quietly."""
+    with their exit codes (a usage error never echoes a secret); a reader that
+    closed the pipe (`| head`) ends the command quietly."""
 
     def make_context(
-        self,
-        info_name: str | None,
-        args: list[str],
-        parent: click.Context | None = None,
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None,
         **extra: Any,
-    ) -> click.Context:
+    ) -> click.Context:  # fmt: skip
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:
-            raise one_line_usage(exc) from None
+            raise one_line_usage(without_secrets(exc)) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:
-            raise one_line_usage(exc) from None
+            raise one_line_usage(without_secrets(exc)) from None
         except BrokenPipeError:
             raise  # click's main exits quietly on EPIPE
         except HANDLED as exc:
             raise to_cli_error(exc) from exc
+
+
+def without_secrets(error: click.UsageError) -> click.UsageError:
+    """A usage error that never echoes a secret given where an option was
+    expected (`vault jot "-----BEGIN RSA PRIVATE KEY-----..."`): its message
+    redacted, with the way to give such text."""
+    from memory.encode.redact import redact
+
+    message = redact(error.format_message())
+    if isinstance(error, click.NoSuchOption) and any(c.isspace() for c in error.option_name):
+        command = error.ctx.command_path if error.ctx else "vault jot"
+        message = (
+            f"{message.rstrip('.')}; text that starts with '-' goes after --: {command} -- TEXT"
+        )
+    return click.UsageError(message, error.ctx)
 
 
 @click.group(cls=VaultGroup)
@@ -87,6 +101,7 @@ COMMANDS: tuple[click.Command, ...] = (
     *(servers.serve, servers.daemon, servers.mcp),
     bench.bench,
     demo.demo,
+    doctor.doctor,
     *(sync.sync, sync.merge_driver),
     *(transfer.import_, transfer.export),
     *(notes.daily, notes.weekly, notes.monthly, notes.quarterly, notes.yearly, notes.periodic),

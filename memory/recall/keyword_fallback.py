@@ -16,13 +16,13 @@ from indexer.catalog_reader import catalog_path, keyword_matches
 from indexer.fusion import normalise_bm25
 from indexer.keywords import match_expression
 from memory.config import MemoryConfig
-from memory.lifecycle.appearances import AppearanceLog
-from memory.lifecycle.decay import days_between
-from memory.lifecycle.factors import lifecycle_strength, usage_factor
-from memory.lifecycle.periodic_links import PeriodicLinks
+from memory.decay import days_between
+from memory.lifecycle_factors import lifecycle_strength, usage_factor
 from memory.recall.tiers import classify, recall_boost, score
+from vault.appearances import AppearanceLog
 from vault.clock import parse_time
 from vault.layout import Vault
+from vault.periodic_links import PeriodicLinks
 
 Tiers = dict[str, list[dict[str, Any]]]
 

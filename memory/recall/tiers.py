@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Literal
 
 from memory.config import MemoryConfig
-from memory.consolidation.confidence import confidence_factor
+from memory.lifecycle.confidence import confidence_factor
 
 Tier = Literal["confident", "activated"]
 

@@ -187,8 +187,8 @@ def test_long_runs_show_progress_on_a_terminal_and_nothing_when_piped(
 @pytest.mark.model
 def test_every_command_a_script_reads_prints_json(tmp_path: Path) -> None:
     """With a warm daemon (no model load per command), each as its own process."""
-    from hooks.daemon import client
-    from hooks.daemon.control import stop
+    from hooks.client import client
+    from hooks.client.control import stop
     from vault.layout import Vault
 
     assert run("init").returncode == 0

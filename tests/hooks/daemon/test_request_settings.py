@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hooks.daemon import client
+from hooks.client import client
 from memory.service import MemoryService
 from tests.hooks.daemon.test_daemon import QUESTION, hook, running, seeded, seeded_once
 from vault.layout import Vault
@@ -76,7 +76,7 @@ def test_the_prompt_hooks_context_size_from_its_environment_reaches_the_daemon(
 
 
 def test_llm_extraction_follows_the_request(service: MemoryService) -> None:
-    from hooks.daemon.requests import with_request_settings
+    from hooks.ops.requests import with_request_settings
 
     view = with_request_settings(service, {"settings": {"llm_extraction": "true"}}, strict=True)
     assert view.settings.llm_extraction is True
@@ -89,7 +89,7 @@ def test_llm_extraction_asked_for_by_a_capture_runs_in_the_daemon(
 ) -> None:
     """`VAULT_LLM_EXTRACTION=true vault capture` with a daemon started without it:
     the daemon runs the (stand-in) `claude -p` for this capture."""
-    from hooks.daemon.control import stop
+    from hooks.client.control import stop
     from tests.hooks.claude_code.test_end_to_end import (
         FAKE_CLAUDE_P,
         capture_cli,
