@@ -38,8 +38,8 @@ def judged(pairs: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Judgement]
         newer = item("b", pair["newer"], "2025-06-01T00:00:00Z")
         cosine = float(vectors[pair["older"]] @ vectors[pair["newer"]])
         alike = similarity(cosine, older.facts, newer.facts, weights)
-        verdict = judge(older, newer, cosine, alike, settings["contradiction_cosine"],
-                        settings["merge_bar"])  # fmt: skip
+        verdict = judge(older, newer, cosine, alike, settings.contradiction_cosine,
+                        settings.merge_bar)  # fmt: skip
         found.append((pair, verdict))
     return found
 

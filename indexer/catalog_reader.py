@@ -67,6 +67,20 @@ def keyword_matches(
     return _read(catalog, sql, (match, limit))
 
 
+def own_word_matches(catalog: Path, match: str, memory_ids: list[str]) -> set[str]:
+    """Which of `memory_ids` match an FTS5 MATCH expression in their own words
+    (body and tags), not only in the words said around them (the context column)."""
+    if not catalog.exists() or not match or not memory_ids:
+        return set()
+    marks = ", ".join("?" for _ in memory_ids)
+    sql = f"SELECT memory_id FROM fts WHERE fts MATCH ? AND memory_id IN ({marks})"
+    db = sqlite3.connect(f"file:{catalog}?mode=ro", uri=True, timeout=1.0)
+    try:
+        return {row[0] for row in db.execute(sql, (f"{{body tags}} : ({match})", *memory_ids))}
+    finally:
+        db.close()
+
+
 def active_memories(catalog: Path) -> list[TextRow]:
     """Every active memory (the briefing ranks them all by strength)."""
     return _read(catalog, _ACTIVE, ())

@@ -80,9 +80,9 @@ class VaultIndex:
     def __init__(self, vault: Vault, settings: Settings, embedder: Embedder | None = None) -> None:
         self.vault = vault
         self.settings = settings
-        self.embedder: Embedder = embedder or serving_embedder(settings["model"])
+        self.embedder: Embedder = embedder or serving_embedder(settings.model)
         self.weights = FusionWeights(
-            settings["vector_weight"], settings["keyword_weight"], settings["bm25_saturation"]
+            settings.vector_weight, settings.keyword_weight, settings.bm25_saturation
         )
         self.events = IndexEvents()
         self.published = PublishedIndex(
@@ -112,8 +112,8 @@ class VaultIndex:
             snapshot.catalog,
             snapshot.vectors,
             embedder or self.embedder,
-            self.settings["chunk_words"],
-            self.settings["chunk_overlap"],
+            self.settings.chunk_words,
+            self.settings.chunk_overlap,
         )
 
     def sync(
@@ -160,7 +160,7 @@ class VaultIndex:
         if not self._rebuilding.acquire(blocking=False):
             raise IndexBusyError(f"a rebuild of {self.vault.root} is already running")
         try:
-            chunking = (self.settings["chunk_words"], self.settings["chunk_overlap"])
+            chunking = (self.settings.chunk_words, self.settings.chunk_overlap)
             staged = stage_embeddings(self.vault, self.embedder, chunking, turn, progress)
             with turn, self.published.writing(rebuild=True) as snapshot:
                 paths = changed_paths(self.vault, snapshot.catalog)
@@ -230,11 +230,11 @@ class VaultIndex:
             if memory_id is not None and score > best_cosine.get(memory_id, -1.0):
                 best_cosine[memory_id] = score
         keyword = keyword_scores(
-            catalog, query, pool * 2, self.settings["context_weight"], self.weights.bm25_saturation
+            catalog, query, pool * 2, self.settings.context_weight, self.weights.bm25_saturation
         )
         cosines_of = partial(memory_cosines, catalog, vectors, query=query_vector)
         best_cosine.update(cosines_of([m for m in keyword if m not in best_cosine]))
-        share = self.settings["session_cosine"]
+        share = self.settings.session_cosine
         around = neighbour_cosines(catalog, best_cosine, cosines_of) if share > 0 else {}
         cosine = {m: blend(c, around.get(m, 0.0), share) for m, c in best_cosine.items()}
         fused = {

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from indexer.catalog import Catalog
 from indexer.catalog_reader import CATALOG_FILE
 from indexer.errors import CorruptIndexError, IndexBusyError
+from vault.layout import private_folder
 
 if TYPE_CHECKING:
     from indexer.faiss_store import VectorStore
@@ -53,7 +54,7 @@ class Snapshot:
 @contextlib.contextmanager
 def index_lock(path: Path, wait: bool = True) -> Iterator[None]:
     """The writers' lock; IndexBusyError at once when `wait` is False and it is held."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_folder(path.parent)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         try:
@@ -111,7 +112,7 @@ class PublishedIndex:
             if self._catalog is not None:
                 log.info("%s was replaced; reopening it", self.catalog_path)
                 self.close()
-            self.index_dir.mkdir(parents=True, exist_ok=True)
+            private_folder(self.index_dir)
             catalog = Catalog(self.catalog_path)
             self._catalog, self._identity = catalog, _identity(self.catalog_path)
             return catalog

@@ -1,13 +1,14 @@
-"""The memory model's numbers in one frozen object.
+"""The memory model's numbers in one frozen object: the part of the settings
+the pure functions (decay, tiers, spreading, filing, linking) take.
 
-The defaults live in one place, `vault.config.DEFAULTS` (the same table that
-writes the commented config.toml); this object only gives them types.
+Each field is a setting declared, typed and checked in vault.config.Settings;
+this object only picks them out by name (mypy holds each field to the setting's
+declared type) and can be `replace`d (the benchmarks' calibration).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
 from vault.config import Settings
 
@@ -59,11 +60,44 @@ class MemoryConfig:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> MemoryConfig:
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            value = settings[f.name]
-            values[f.name] = tuple(value) if isinstance(value, list) else value  # frozen
-        return cls(**values)
+        return cls(
+            episodic_base_stability=settings.episodic_base_stability,
+            semantic_base_stability=settings.semantic_base_stability,
+            curated_base_stability=settings.curated_base_stability,
+            reinforce_factor=settings.reinforce_factor,
+            confirm_factor=settings.confirm_factor,
+            cap_multiplier=settings.cap_multiplier,
+            retrieval_floor=settings.retrieval_floor,
+            archive_floor=settings.archive_floor,
+            prune_curated=settings.prune_curated,
+            min_similarity=settings.min_similarity,
+            min_cosine=settings.min_cosine,
+            confident_bar=settings.confident_bar,
+            confident_cosine=settings.confident_cosine,
+            hedged_cosine=settings.hedged_cosine,
+            hedged_gap=settings.hedged_gap,
+            activated_bar=settings.activated_bar,
+            cue_bar=settings.cue_bar,
+            cold_bar=settings.cold_bar,
+            project_boost=settings.project_boost,
+            topic_boost=settings.topic_boost,
+            confidence_weight=settings.confidence_weight,
+            link_bar=settings.link_bar,
+            links_max=settings.links_max,
+            link_spread=settings.link_spread,
+            session_spread=settings.session_spread,
+            session_back_spread=settings.session_back_spread,
+            session_window=settings.session_window,
+            topic_bar=settings.topic_bar,
+            evergreen_paths=settings.evergreen_paths,
+            evergreen_kinds=settings.evergreen_kinds,
+            salience_paths=settings.salience_paths,
+            appearance_boost=settings.appearance_boost,
+            appearance_window_days=settings.appearance_window_days,
+            appearance_max_boost=settings.appearance_max_boost,
+            periodic_bonus=settings.periodic_bonus,
+            periodic_max_bonus=settings.periodic_max_bonus,
+        )
 
     def base_stability(self, tier: str) -> float:
         return {

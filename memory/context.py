@@ -63,6 +63,13 @@ class ServiceContext:
         view.clock = clock
         return view
 
+    def with_settings(self, settings: Settings) -> Self:
+        """The same service with other settings (a request's VAULT_* overrides): the
+        numbers follow them; the index keeps its own, read at start."""
+        view = self.with_config(MemoryConfig.from_settings(settings))
+        view.settings = settings
+        return view
+
     def with_config(self, config: MemoryConfig) -> Self:
         """The same service with other numbers (the benchmark's calibration curve)."""
         view = copy.copy(self)

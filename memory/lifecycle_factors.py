@@ -102,3 +102,8 @@ def appearance_factor(appearances: int, config: MemoryConfig) -> float:
 def periodic_factor(levels: int, config: MemoryConfig) -> float:
     """Consolidation bonus: 1 + bonus per periodic level (weekly..yearly) linking it, capped."""
     return 1.0 + min(config.periodic_max_bonus, config.periodic_bonus * max(0, levels))
+
+
+def usage_factor(appearances: int, levels: int, config: MemoryConfig) -> float:
+    """Both usage factors together: appearances in the window, periodic levels linking it."""
+    return appearance_factor(appearances, config) * periodic_factor(levels, config)

@@ -71,6 +71,6 @@ def status(service: ServiceContext) -> Status:
         index=stats,
         consolidation={
             "last_run": last_run(service),
-            "salience": learning(service.vault, int(service.settings["salience_learn_after"])),
+            "salience": learning(service.vault, int(service.settings.salience_learn_after)),
         },
     )

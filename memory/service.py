@@ -5,9 +5,13 @@ one method per verb, each defined in the module of its family.
 
 from __future__ import annotations
 
+import copy
+from typing import Self
+
 from indexer.index import VaultIndex
 from indexer.sync import SyncReport
 from memory import organising, reading
+from memory.config import MemoryConfig
 from memory.consolidation import run as consolidation
 from memory.context import ServiceContext
 from memory.encode import encoding
@@ -36,6 +40,13 @@ class MemoryService(ServiceContext):
 
     def organise(self, report: SyncReport) -> None:
         organising.organise(self, self.linker, self.filer, report)
+
+    def with_config(self, config: MemoryConfig) -> Self:
+        """The same service with other numbers; its linker and filer take them too."""
+        view = super().with_config(config)
+        view.linker, view.filer = copy.copy(self.linker), copy.copy(self.filer)
+        view.linker.config = view.filer.config = config
+        return view
 
     # Encoding: a memory enters the vault.
     jot = encoding.jot

@@ -13,6 +13,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ["vault", "indexer", "memory", "hooks"]
 MAX_MODULE_LINES = 400
+# Longer with a reason (STYLE.md: over 500 needs one; these stay under it).
+LONGER = {"vault/config.py": "the one typed declaration of every setting, in one place"}
+LONGER_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 60
 
 
@@ -68,7 +71,10 @@ def test_modules_and_functions_read_in_one_sitting(package: str) -> None:
     too_long = []
     for path in modules(package):
         text = path.read_text()
-        if len(text.splitlines()) > MAX_MODULE_LINES:
+        limit = (
+            LONGER_MODULE_LINES if path.relative_to(ROOT).as_posix() in LONGER else MAX_MODULE_LINES
+        )
+        if len(text.splitlines()) > limit:
             too_long.append(f"{path}: {len(text.splitlines())} lines")
         for node in ast.walk(ast.parse(text)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -66,8 +66,8 @@ class Vault:
             self.state_dir,
         ):
             folder.mkdir(parents=True, exist_ok=True)
-        os.chmod(self.index_dir, 0o700)
-        os.chmod(self.state_dir, 0o700)
+        private_folder(self.index_dir)
+        private_folder(self.state_dir)
 
     def lock_path(self, memory_id: str) -> Path:
         """The lock file guarding read-modify-write of one memory (striped)."""
@@ -156,3 +156,11 @@ def inside(root: Path, path: Path) -> Path:
     if resolved != root.resolve() and root.resolve() not in resolved.parents:
         raise InvalidIdError(f"{path} is outside the vault {root}")
     return resolved
+
+
+def private_folder(folder: Path) -> Path:
+    """`folder`, created if missing, readable by the owner only (0700): the index
+    and state hold the memories' words, whoever rebuilds them and whatever the umask."""
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)
+    return folder

@@ -14,8 +14,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
-
 
 def blank_comments(text: str) -> str:
     """`text` with // and /* */ comments replaced by spaces (offsets kept)."""
@@ -46,9 +44,33 @@ def blank_comments(text: str) -> str:
     return "".join(out)
 
 
+def blank_trailing_commas(text: str) -> str:
+    """Comment-free `text` with each comma that only a `}` or `]` follows replaced
+    by a space; commas inside strings are data and stay."""
+    out = list(text)
+    index, in_string = 0, False
+    while index < len(text):
+        char = text[index]
+        if in_string:
+            if char == "\\":
+                index += 2
+                continue
+            in_string = char != '"'
+        elif char == '"':
+            in_string = True
+        elif char == ",":
+            after = index + 1
+            while after < len(text) and text[after] in " \t\r\n":
+                after += 1
+            if after < len(text) and text[after] in "}]":
+                out[index] = " "
+        index += 1
+    return "".join(out)
+
+
 def loads(text: str) -> Any:
     """Parse JSON with comments and trailing commas (raises ValueError)."""
-    return json.loads(_TRAILING_COMMA.sub(r"\1", blank_comments(text)) or "null")
+    return json.loads(blank_trailing_commas(blank_comments(text)) or "null")
 
 
 @dataclass(frozen=True)

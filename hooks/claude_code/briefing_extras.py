@@ -25,10 +25,10 @@ def session_briefing(
 ) -> str:
     """The whole SessionStart text within `limit`: the strongest memories, this
     week's and month's notes, the recent daily log."""
-    tier = int(settings["briefing_ccl_tier"])
+    tier = int(settings.briefing_ccl_tier)
     config = MemoryConfig.from_settings(settings)
     items = strongest(vault.root, now, config, project, candidates(tier))
-    periodic = periodic_part(vault, now, limit, float(settings["briefing_periodic_share"]))
+    periodic = periodic_part(vault, now, limit, float(settings.briefing_periodic_share))
     daily = recent_daily(vault, now, limit // (4 if periodic else 3))
     room = limit - len(periodic) - len(daily) - 80  # the section titles
     items, legend = compressed(items, tier, room)

@@ -48,7 +48,7 @@ def capture_transcript(
 ) -> CaptureReport:
     """Capture what was said after the transcript's cursor; a transcript outside
     the allowed folders is refused (RefusedSourceError) before it is read."""
-    folders = transcript_folders(environ, service.settings["transcripts_allowed"])
+    folders = transcript_folders(environ, service.settings.transcripts_allowed)
     resolved = check_source(transcript, folders, "transcripts_allowed")
     key = str(resolved)
     digest = hashlib.sha1(key.encode()).hexdigest()[:16]
@@ -58,7 +58,7 @@ def capture_transcript(
         turns, new_offset = read_turns(resolved, offset)
         session = redact(session or next((t.session for t in turns if t.session), resolved.stem))
         cwd = next((t.cwd for t in turns if t.cwd), "")
-        project = redact(project or project_for(service.settings["project_override"], cwd))
+        project = redact(project or project_for(service.settings.project_override, cwd))
         # Opted-out turns are dropped whole before redaction would remove their tags.
         pairs = [(t.role, "" if opted_out(t.text) else redact(t.text)) for t in turns]
         statements = _statements(service, pairs, [t.timestamp for t in turns])
@@ -75,7 +75,7 @@ def _statements(
     service: MemoryService, pairs: list[tuple[str, str]], stamps: list[str]
 ) -> list[Statement]:
     """Rules and classifier, or `claude -p` when switched on (rules if it fails)."""
-    if not pairs or not service.settings["llm_extraction"]:
+    if not pairs or not service.settings.llm_extraction:
         return statements_from(service, pairs, stamps)
     from hooks.claude_code.llm_extract import ExtractionFailed, default_workdir, extract_with_claude
 
@@ -84,8 +84,8 @@ def _statements(
             pairs,
             default_workdir(service.vault.state_dir),
             os.environ,
-            service.settings["llm_model"],
-            service.settings["llm_budget_usd"],
+            service.settings.llm_model,
+            service.settings.llm_budget_usd,
         )
     except ExtractionFailed as exc:
         log.warning("%s; using the rule-based extraction", exc)
@@ -106,7 +106,7 @@ def pending_transcripts(service: MemoryService, environ: Mapping[str, str]) -> l
     root = claude_dir(environ) / "projects"
     if not root.is_dir():
         return []
-    folders = transcript_folders(environ, service.settings["transcripts_allowed"])
+    folders = transcript_folders(environ, service.settings.transcripts_allowed)
     offsets = Cursors(service.vault.state_dir).offsets()
     oldest = service.clock().timestamp() - TRANSCRIPT_MAX_AGE_DAYS * 86400
     pending = []

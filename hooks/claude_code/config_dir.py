@@ -6,7 +6,7 @@ The one home of that rule; standard library only, so the plugin launchers
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 
@@ -18,7 +18,7 @@ def claude_dir(environ: Mapping[str, str]) -> Path:
     return Path(environ.get("HOME", "~")).expanduser() / ".claude"
 
 
-def transcript_folders(environ: Mapping[str, str], configured: list[str]) -> list[Path]:
+def transcript_folders(environ: Mapping[str, str], configured: Iterable[str]) -> list[Path]:
     """Where transcripts may be read: <claude dir>/projects, then the folders of
     the `transcripts_allowed` setting."""
     return [claude_dir(environ) / "projects", *(Path(f).expanduser() for f in configured)]

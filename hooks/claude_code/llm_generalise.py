@@ -31,9 +31,9 @@ def generaliser(
     settings: Settings, state_dir: Path, environ: Mapping[str, str]
 ) -> Generalise | None:
     """A `Generalise` when LLM extraction is switched on, else None."""
-    if not settings["llm_extraction"]:
+    if not settings.llm_extraction:
         return None
-    args = command(settings["llm_model"], settings["llm_budget_usd"], PROMPT, SCHEMA)
+    args = command(settings.llm_model, settings.llm_budget_usd, PROMPT, SCHEMA)
 
     def generalise(texts: list[str]) -> str | None:
         notes = "\n".join(f"- {' '.join(text.split())}" for text in texts)

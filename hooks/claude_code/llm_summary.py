@@ -32,9 +32,9 @@ def summariser(
     vault: Vault, settings: Settings, environ: Mapping[str, str] = os.environ
 ) -> Summariser | None:
     """A summariser when LLM extraction is switched on, else None (extractive only)."""
-    if not settings["llm_extraction"]:
+    if not settings.llm_extraction:
         return None
-    model, budget = str(settings["llm_model"]), float(settings["llm_budget_usd"])
+    model, budget = str(settings.llm_model), float(settings.llm_budget_usd)
 
     def summarise(title: str, material: str) -> str:
         text = f"Notes for {title}:\n\n{material}"[:MAX_INPUT]

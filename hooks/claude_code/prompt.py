@@ -14,7 +14,7 @@ import time
 
 from hooks.client import client
 from hooks.client.protocol import MAX_PROMPT_CHARS
-from vault.config import Settings, load_settings
+from vault.config import Settings, env_overrides, load_settings
 from vault.paths import vault_home
 
 TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
@@ -37,12 +37,14 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
         return
     settings = load_settings(os.path.join(root, "config.toml"), environ)
     now = environ.get("VAULT_NOW") or None
-    budget = started + settings["hook_cold_wait_seconds"] - time.monotonic()
+    budget = started + settings.hook_cold_wait_seconds - time.monotonic()
     # A starting daemon (SessionStart spawned it) may not be listening yet; a busy
     # one (a capture, the daily maintenance) answers after its current step.
     wait = budget if client.daemon_starting(root) else 0.0
     try:
-        line = client.prompt_event(root, raw.encode(), now, budget, wait)
+        line = client.prompt_event(
+            root, raw.encode(), now, budget, wait, env_overrides(environ, per_call_only=True)
+        )
     except client.DaemonSlow:  # it has the prompt and will act on it: no second confirmation
         line = keyword_answer(root, raw, settings, environ, keeps_state=False)
     except client.DaemonUnavailable:
@@ -67,10 +69,13 @@ def cold_start(
     except ValueError:
         return ""
     client.spawn(Path(root), environ)
-    budget = started + settings["hook_cold_wait_seconds"] - time.monotonic()
+    budget = started + settings.hook_cold_wait_seconds - time.monotonic()
     now = environ.get("VAULT_NOW") or None
     try:
-        return client.prompt_event(root, raw.encode(), now, budget, wait=budget)
+        overrides = env_overrides(
+            environ, per_call_only=True
+        )  # the daemon applies them to this prompt
+        return client.prompt_event(root, raw.encode(), now, budget, budget, overrides)
     except client.DaemonSlow:
         return keyword_answer(root, raw, settings, environ, keeps_state=False)
     except client.DaemonUnavailable:
@@ -109,15 +114,15 @@ def keyword_answer(
             prompt[:MAX_PROMPT_CHARS],
             parse_time(now_text) if now_text else utc_now(),
             MemoryConfig.from_settings(settings),
-            settings["bm25_saturation"],
-            project_for(settings["project_override"], cwd or None) or None,
-            limit=settings["hook_hedged_max"],  # keywords alone only hedge
-            context_weight=settings["context_weight"],
+            settings.bm25_saturation,
+            project_for(settings.project_override, cwd or None) or None,
+            limit=settings.hook_hedged_max,  # keywords alone only hedge
+            context_weight=settings.context_weight,
         )
 
     def confirm(ids: list[str]) -> None:
         confirmation.confirm(root, ids, environ)
 
     session_state = session if keeps_state else ""
-    limit = settings["hook_context_chars"]
+    limit = settings.hook_context_chars
     return answer_prompt(root, prompt, session_state, recall, confirm, limit)

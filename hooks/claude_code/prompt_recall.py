@@ -55,8 +55,8 @@ def shown_tiers(
     service: MemoryService, tiers: Associative, seen: Collection[str] = ()
 ) -> Associative:
     settings = service.settings
-    return worth_showing(tiers, service.config, int(settings["hook_confident_max"]),
-                         int(settings["hook_hedged_max"]), seen)  # fmt: skip
+    return worth_showing(tiers, service.config, int(settings.hook_confident_max),
+                         int(settings.hook_hedged_max), seen)  # fmt: skip
 
 
 def already_shown(service: MemoryService, session: str, tiers: Associative) -> set[str]:

@@ -89,7 +89,7 @@ def answer_tool_event(service: MemoryService, event: object, project: str | None
     activated = [hit.to_dict() for hit in found.activated if hit.id not in shown]
     confident, activated = confident[:MAX_PER_CALL], activated[: MAX_PER_CALL - len(confident)]
     context = recall_context({"confident": confident, "activated": activated},
-                             int(service.settings["hook_context_chars"]))  # fmt: skip
+                             int(service.settings.hook_context_chars))  # fmt: skip
     if not context:
         return ""
     if session:

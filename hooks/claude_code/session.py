@@ -18,7 +18,7 @@ from typing import Any
 
 from hooks.claude_code.project import fits, project_for
 from hooks.client import client
-from vault.config import load_settings
+from vault.config import env_overrides, load_settings
 from vault.paths import resolve_vault_home
 
 CAPTURE_EVENTS = ("stop", "pre-compact", "subagent-stop", "session-end")
@@ -43,6 +43,10 @@ def _background(root: Path, op: str, args: dict[str, Any], cli: list[str]) -> No
     """Hand `op` to the daemon, or spawn one that does it once warm; when one is
     starting but not listening within HAND_OFF_WAIT, run the CLI detached."""
     wait = HAND_OFF_WAIT if client.daemon_starting(root) else 0.0
+    args = {
+        **args,
+        "settings": env_overrides(os.environ, per_call_only=True),
+    }  # for this request only
     if client.hand_off(root, op, args, wait):
         return
     if client.spawn(root, os.environ, first={"op": op, "args": args}):
@@ -73,13 +77,13 @@ def capture_request(
     if not isinstance(transcript, str) or not _paths_fit(root, transcript, cwd or ""):
         return None
     settings = load_settings(root / "config.toml", environ)
-    folders = transcript_folders(environ, settings["transcripts_allowed"])
+    folders = transcript_folders(environ, settings.transcripts_allowed)
     try:
         check_source(Path(transcript), folders, "transcripts_allowed")
     except RefusedSourceError:
         return None
     session = str(event.get("session_id") or "")
-    project = project_for(settings["project_override"], cwd)
+    project = project_for(settings.project_override, cwd)
     args = {
         "transcript": transcript,
         "session": session,
@@ -141,8 +145,8 @@ def briefing(root: Path, cwd: str | None, environ: Mapping[str, str], short: boo
 
     settings = load_settings(root / "config.toml", environ)
     now = parse_time(environ["VAULT_NOW"]) if environ.get("VAULT_NOW") else utc_now()
-    project = project_for(settings["project_override"], cwd) or None
-    limit = min(settings["hook_context_chars"], CLAUDE_CODE_LIMIT)
+    project = project_for(settings.project_override, cwd) or None
+    limit = min(settings.hook_context_chars, CLAUDE_CODE_LIMIT)
     if short:
         from hooks.claude_code.context_text import briefing_text
         from memory.config import MemoryConfig

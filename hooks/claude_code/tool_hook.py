@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from hooks.client import client
-from vault.config import load_settings
+from vault.config import env_overrides, load_settings
 from vault.paths import vault_home
 
 TYPE_CHECKING = False  # not typing's: this path, like the prompt's, avoids `import typing`
@@ -31,13 +31,15 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
     if not os.path.isdir(os.path.join(root, "memories")):
         return
     settings = load_settings(os.path.join(root, "config.toml"), environ)
-    if not settings["push_channels"] or client.daemon_starting(root):
+    if not settings.push_channels or client.daemon_starting(root):
         return
     now = environ.get("VAULT_NOW") or None
     try:
-        line = client.raw_event(
-            root, "tool_event", raw.encode(), now, settings["hook_timeout_seconds"]
+        timeout, overrides = (
+            settings.hook_timeout_seconds,
+            env_overrides(environ, per_call_only=True),
         )
+        line = client.raw_event(root, "tool_event", raw.encode(), now, timeout, 0.0, overrides)
     except client.DaemonSlow:
         return
     except client.DaemonUnavailable:

@@ -9,8 +9,9 @@ from typing import Any
 
 import click
 
-from hooks.cli.common import Context, emit, json_option, now_option, pass_context, progress_bar
+from hooks.cli.common import Context, emit, json_option, now_option, pass_context
 from hooks.cli.errors import CliError
+from hooks.cli.progress import progress_bar
 from indexer.catalog import ManifestRow
 from memory.encode.associate import Edge
 
@@ -127,14 +128,19 @@ def graph(context: Context, fmt: str, output: Path | None, now: datetime | None)
 
 
 def _dot(rows: list[ManifestRow], edges: list[Edge]) -> str:
+    def escaped(text: str) -> str:
+        return text.replace("\\", "\\\\").replace('"', '\\"')
+
     def quote(text: str) -> str:
-        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return f'"{escaped(text)}"'
 
     lines = ["digraph vault {", "  node [shape=box, fontsize=10];"]
     for row in rows:
         style = ", style=dashed" if row.archived else ""
-        label = f"{row.id}\\n{row.topic}" if row.topic else row.id
-        lines.append(f"  {quote(row.id)} [label={quote(label)}{style}];")
+        # dot's own line break (\n) between the parts, which are escaped apart
+        parts = [escaped(row.id), *([escaped(row.topic)] if row.topic else [])]
+        label = '"' + "\\n".join(parts) + '"'
+        lines.append(f"  {quote(row.id)} [label={label}{style}];")
     for edge in edges:
         arrow = " [dir=both]" if edge.mutual else ""
         lines.append(f"  {quote(edge.source)} -> {quote(edge.target)}{arrow};")

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from hooks.cli.common import emit, json_option, progress_bar
+from hooks.cli.common import emit, json_option
 from hooks.cli.errors import CliError
+from hooks.cli.progress import progress_bar
 
 if TYPE_CHECKING:
     from memory.evaluation.hook_path import HookPath
@@ -88,7 +89,7 @@ def _hook_path() -> HookPath:
     from memory.evaluation.hook_path import HookPath
     from vault.config import load_settings
 
-    max_chars = int(load_settings(None, os.environ)["hook_context_chars"])
+    max_chars = load_settings(None, os.environ).hook_context_chars
     return HookPath(prompt_options(None, decay=False), prompt_query,
                     partial(injected, max_chars=max_chars), _briefing)  # fmt: skip
 
@@ -98,7 +99,7 @@ def _briefing(service: MemoryService, project: str | None) -> str:
     from hooks.claude_code.briefing_extras import session_briefing
     from hooks.claude_code.context_text import CLAUDE_CODE_LIMIT
 
-    limit = min(int(service.settings["hook_context_chars"]), CLAUDE_CODE_LIMIT)
+    limit = min(int(service.settings.hook_context_chars), CLAUDE_CODE_LIMIT)
     return session_briefing(service.vault, service.clock(), service.settings, project, limit)
 
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import click
 
-from hooks.cli.common import Context, now_option, pass_context, progress_bar
+from hooks.cli.common import Context, emit, json_option, now_option, pass_context
 from hooks.cli.errors import CliError
+from hooks.cli.progress import progress_bar
 
 
 @click.command()
@@ -21,9 +22,10 @@ from hooks.cli.errors import CliError
               help="A Claude Code transcript (.jsonl).")  # fmt: skip
 @click.option("--session", default="", help="Session id (default: from the transcript).")
 @click.option("--project", default="", help="Project identity (default: from the transcript).")
+@json_option
 @now_option
 @pass_context
-def capture(context: Context, transcript: Path, session: str, project: str,
+def capture(context: Context, transcript: Path, session: str, project: str, as_json: bool,
             now: datetime | None) -> None:  # fmt: skip
     """Capture durable statements from a transcript (from its cursor on; exactly once).
 
@@ -32,6 +34,9 @@ def capture(context: Context, transcript: Path, session: str, project: str,
     args = {"transcript": str(transcript.resolve()), "session": session, "project": project,
             "wait": True}  # fmt: skip
     report = context.call("capture", args, now)
+    if as_json:
+        emit(report)
+        return
     retired = report.get("superseded", [])
     changed = f", superseded {len(retired)} (`vault revive ID` undoes one)" if retired else ""
     click.echo(f"Captured {len(report['created'])} new, reinforced {len(report['reinforced'])}"
@@ -41,9 +46,10 @@ def capture(context: Context, transcript: Path, session: str, project: str,
 
 
 @click.command()
+@json_option
 @now_option
 @pass_context
-def sweep(context: Context, now: datetime | None) -> None:
+def sweep(context: Context, as_json: bool, now: datetime | None) -> None:
     """Capture transcripts never captured (crashed sessions); prune and consolidate when due.
 
     Example: vault sweep
@@ -61,6 +67,9 @@ def sweep(context: Context, now: datetime | None) -> None:
             "pruned": report.pruned,
             "consolidated": report.consolidated,
         }
+    if as_json:
+        emit(result)
+        return
     pruned = "not due" if result["pruned"] is None else result["pruned"]
     consolidated = result.get("consolidated") or "not due"
     click.echo(

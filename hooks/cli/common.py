@@ -1,13 +1,11 @@
-"""What every `vault` command shares: the vault context, --now, --json, JSON
-output and a progress bar for long work."""
+"""What every `vault` command shares: the vault context (which asks the daemon or
+works here, showing progress on a terminal), --now, --json and JSON output."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -15,14 +13,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from hooks.cli.errors import CliError, from_daemon
+from hooks.cli.progress import waiting
 from vault.atomic import remove_orphan_temp_files
 from vault.clock import Clock, fixed_clock, parse_time, utc_now
-from vault.config import load_settings
+from vault.config import env_overrides, load_settings
 from vault.layout import Vault
 from vault.paths import resolve_vault_home
 
 if TYPE_CHECKING:
-    from indexer.sync import Progress
     from memory.service import MemoryService
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -57,16 +55,22 @@ class Context:
         self, op: str, args: dict[str, Any], now: datetime | None, timeout: float = WRITE_TIMEOUT
     ) -> tuple[bool, Any]:
         """(True, result) when the vault's daemon answered; (False, None) when none runs.
-        A daemon that took the request but did not answer is an error: the work may
-        still happen there, so it is never repeated here."""
+        The VAULT_<KEY> variables this command sees travel with the request. A daemon
+        that took the request but did not answer is an error: the work may still
+        happen there, so it is never repeated here."""
         from hooks.client import client
 
         vault = self.vault
         if not vault.exists():
             return False, None
+        load_settings(vault.config_path, os.environ)  # a bad value fails here, as without one
         request = {**args, "now": now.isoformat() if now else None}
+        overrides = env_overrides(os.environ)
+        if overrides:  # the daemon applies them to this request only
+            request["settings"] = overrides
         try:
-            return True, client.request(vault.root, op, request, timeout=timeout)
+            with waiting(f"vault {op.replace('_', ' ')}"):
+                return True, client.request(vault.root, op, request, timeout=timeout)
         except client.DaemonSlow as exc:
             raise CliError(f"{exc}; it may still finish (see `vault daemon status`)") from None
         except client.DaemonUnavailable:
@@ -82,7 +86,10 @@ class Context:
         answered, result = self.ask_daemon(op, args, now)
         if answered:
             return result
-        return dispatch(self.service(now), op, {**args, "now": now.isoformat() if now else None})
+        with waiting(f"vault {op.replace('_', ' ')}"):
+            return dispatch(
+                self.service(now), op, {**args, "now": now.isoformat() if now else None}
+            )
 
 
 def _parse_now(_: click.Context, __: click.Parameter, value: str | None) -> datetime | None:
@@ -110,22 +117,6 @@ def json_option(command: F) -> F:
 
 def emit(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
-
-
-@contextlib.contextmanager
-def progress_bar(label: str) -> Iterator[Progress | None]:
-    """A progress callback `(done, total)` drawing click's bar on stderr when
-    stderr is a terminal; None when it is not, so nothing is printed when piped."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    with click.progressbar(length=1, label=label, file=sys.stderr) as bar:
-
-        def advance(done: int, total: int) -> None:
-            bar.length = max(total, 1)
-            bar.update(done - bar.pos)
-
-        yield advance
 
 
 pass_context = click.make_pass_decorator(Context)

@@ -13,8 +13,9 @@ from typing import Any
 
 import click
 
-from hooks.cli.common import Context, emit, json_option, now_option, pass_context, progress_bar
+from hooks.cli.common import Context, emit, json_option, now_option, pass_context
 from hooks.cli.errors import CliError
+from hooks.cli.progress import progress_bar
 
 
 @click.command()
@@ -196,13 +197,22 @@ def _action(action: dict[str, Any]) -> str:
 
 @click.command()
 @click.argument("memory_id", metavar="ID")
-@click.option("--up/--down", "up", default=True, help="The memory is right (--up) or wrong.")
+@click.option("--up/--down", "up", default=None,
+              help="Required: the memory is right (--up) or wrong (--down).")  # fmt: skip
+@json_option
 @now_option
 @pass_context
-def validate(context: Context, memory_id: str, up: bool, now: datetime | None) -> None:
-    """Say a memory is right (confidence +0.1) or wrong (-0.05), within 0.3-0.9.
+def validate(
+    context: Context, memory_id: str, up: bool | None, as_json: bool, now: datetime | None
+) -> None:
+    """Say a memory is right (--up: confidence +0.1) or wrong (--down: -0.05), within 0.3-0.9.
 
     Confidence moves its ranking in recall. Example: vault validate ID --down
     """
+    if up is None:
+        raise click.UsageError("say whether the memory is right (--up) or wrong (--down)")
     record = context.call("validate", {"id": memory_id, "up": up}, now)
+    if as_json:
+        emit(record)
+        return
     click.echo(f"{record['id']}: confidence {record['confidence']:.2f}")

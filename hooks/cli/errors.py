@@ -48,6 +48,15 @@ class DaemonDown(CliError):
     exit_code = 5
 
 
+def one_line_usage(exc: click.UsageError) -> click.UsageError:
+    """click's usage error as one line: the message and where help is (click
+    prints the usage, a hint and a blank line before it: four lines)."""
+    if exc.ctx is None:
+        return exc
+    where = f" (see `{exc.ctx.command_path} --help`)"
+    return click.UsageError(exc.format_message() + where, ctx=None)
+
+
 def to_cli_error(exc: Exception) -> click.ClickException:
     message = error_line(exc)
     if isinstance(exc, UnsafeSocketFolder):

@@ -4,9 +4,15 @@ under the index lock."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from hooks.cli.common import Context, pass_context, progress_bar
+from hooks.cli.common import Context, emit, json_option, pass_context
+from hooks.cli.progress import progress_bar
+
+if TYPE_CHECKING:
+    from indexer.sync import SyncReport
 
 REINDEX_TIMEOUT = 24 * 3600.0  # a rebuild of a large vault takes minutes; wait for it
 
@@ -15,17 +21,22 @@ REINDEX_TIMEOUT = 24 * 3600.0  # a rebuild of a large vault takes minutes; wait 
 @click.option("--full", is_flag=True, help="Re-embed every file into a fresh index.")
 @click.option("--check", is_flag=True, help="Print what would change; change nothing.")
 @click.option("--stats", is_flag=True, help="Print counts, sizes and the model.")
+@json_option
 @pass_context
-def reindex(context: Context, full: bool, check: bool, stats: bool) -> None:
+def reindex(context: Context, full: bool, check: bool, stats: bool, as_json: bool) -> None:
     """Bring the index in line with the files (delta sync by default).
 
-    Example: vault reindex --full
+    Example: vault reindex --full --stats --json
     """
     from hooks.ops.table import reindexed
 
     if check:
         index = context.service().index  # reads the published index; writes nothing
-        click.echo(f"Would change: {index.check().summary()}")
+        report = index.check()
+        if as_json:
+            emit({"check": True, "summary": report.summary(), **_counts(report)})
+        else:
+            click.echo(f"Would change: {report.summary()}")
         for notice in index.events.notices:
             click.echo(f"warning: {notice}", err=True)
         return
@@ -41,9 +52,18 @@ def reindex(context: Context, full: bool, check: bool, stats: bool) -> None:
         result = reindexed(report, full, service.index.events.notices)
     for notice in result["notices"]:
         click.echo(f"warning: {notice}", err=True)
+    counts = context.service().index.stats() if stats else {}
+    if as_json:
+        emit({**result, **({"stats": counts} if stats else {})})
+        return
     click.echo(f"{'Rebuilt' if full else 'Synced'}: {result['summary']}")
     for path, reason in result["problems"]:
         click.echo(f"warning: {path}: {reason}", err=True)
-    if stats:
-        for key, value in context.service().index.stats().items():
-            click.echo(f"  {key}: {value}")
+    for key, value in counts.items():
+        click.echo(f"  {key}: {value}")
+
+
+def _counts(report: SyncReport) -> dict[str, int]:
+    """The would-be changes by kind, as numbers (the JSON of --check)."""
+    kinds = ("added", "reembedded", "metadata", "moved", "removed")
+    return {name: len(getattr(report, name)) for name in kinds}

@@ -30,19 +30,13 @@ from hooks.cli import (
     usage,
 )
 from hooks.cli.common import Context
-from hooks.cli.errors import HANDLED, to_cli_error
+from hooks.cli.errors import HANDLED, one_line_usage, to_cli_error
 
 
 class VaultGroup(click.Group):
-    """Turns library errors into one-line messages with their exit codes."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except HANDLED as exc:
-            raise to_cli_error(exc) from exc
-        except click.UsageError as exc:
-            raise without_secrets(exc) from None
+    """Turns library errors and click's own usage errors into one-line messages
+    with their exit codes (a usage error never echoes a secret); a reader that
+    closed the pipe (`| head`) ends the command quietly."""
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None,
@@ -51,7 +45,17 @@ class VaultGroup(click.Group):
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:
-            raise without_secrets(exc) from None
+            raise one_line_usage(without_secrets(exc)) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise one_line_usage(without_secrets(exc)) from None
+        except BrokenPipeError:
+            raise  # click's main exits quietly on EPIPE
+        except HANDLED as exc:
+            raise to_cli_error(exc) from exc
 
 
 def without_secrets(error: click.UsageError) -> click.UsageError:

@@ -37,17 +37,19 @@ def init(context: Context) -> None:
 @click.option("--project", default="", help="Project identity, e.g. github.com/acme/api.")
 @click.option("--session", default="", help="Session id, for temporal association.")
 @click.option("--kind", default="fact", help="preference, decision, fact, procedure, ...")
+@json_option
 @now_option
 @pass_context
 def jot(context: Context, text: str, topic: str, tags: tuple[str, ...], project: str,
-        session: str, kind: str, now: datetime | None) -> None:  # fmt: skip
+        session: str, kind: str, as_json: bool, now: datetime | None) -> None:  # fmt: skip
     """Remember a short fragment (episodic, 7-day stability); prints its id.
 
     Example: vault jot "prefer pytest fixtures over setUp" --tag testing
     """
     args = {"text": text, "topic": topic, "tags": list(tags), "project": project,
             "session": session, "kind": kind}  # fmt: skip
-    click.echo(context.call("jot", args, now)["id"])
+    record = context.call("jot", args, now)
+    emit(record) if as_json else click.echo(record["id"])
 
 
 @click.command()
@@ -55,17 +57,19 @@ def jot(context: Context, text: str, topic: str, tags: tuple[str, ...], project:
 @click.option("--topic", default="", help="Topic to file it under.")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--project", default="", help="Project identity.")
+@json_option
 @now_option
 @pass_context
 def ingest(context: Context, path: Path, topic: str, tags: tuple[str, ...], project: str,
-           now: datetime | None) -> None:  # fmt: skip
+           as_json: bool, now: datetime | None) -> None:  # fmt: skip
     """Make a curated memory from a Markdown or text file (re-ingest updates it).
 
     Example: vault ingest docs/decisions/0007-use-postgres.md --topic architecture
     """
     args = {"path": str(path.expanduser().absolute()), "topic": topic, "tags": list(tags),
             "project": project}  # fmt: skip
-    click.echo(context.call("ingest", args, now)["id"])
+    record = context.call("ingest", args, now)
+    emit(record) if as_json else click.echo(record["id"])
 
 
 @click.command()
@@ -143,13 +147,17 @@ def prune(context: Context, dry_run: bool, as_json: bool, now: datetime | None) 
 
 @click.command()
 @click.argument("memory_id", metavar="ID")
+@json_option
 @pass_context
-def forget(context: Context, memory_id: str) -> None:
+def forget(context: Context, memory_id: str, as_json: bool) -> None:
     """Archive a memory now (reversible with `vault revive`).
 
     Example: vault forget 2026-11-02-pytest-fixtures-over-setup-7f3a
     """
     record = context.call("forget", {"id": memory_id}, None)
+    if as_json:
+        emit(record)
+        return
     click.echo(f"Archived {record['id']} -> {record['path']}")
 
 

@@ -8,12 +8,17 @@ from typing import Any
 from memory.results import Associative, Hit, Listing, Status
 from vault.clock import describe_age
 
+AROUND = "matched only words said around it, not its own"
 
-def hit_lines(hit: Hit, explain: bool) -> list[str]:
+
+def hit_lines(hit: Hit, explain: bool, around: frozenset[str] = frozenset()) -> list[str]:
+    """`around`: ids of hits that matched a keyword search only through the words
+    said around them (their session), which the head then says."""
     via = f", see also: linked to {hit.via}" if hit.via else ""
+    near = f", {AROUND}" if hit.id in around else ""
     head = (
         f"{hit.id}  [{hit.tier}, {describe_age(hit.age_days)}, strength {hit.strength:.2f}, "
-        f"score {hit.score:.3f}{', reinforced' if hit.reinforced else ''}{via}]"
+        f"score {hit.score:.3f}{', reinforced' if hit.reinforced else ''}{via}{near}]"
     )
     body = textwrap.indent(textwrap.shorten(hit.text, 400, placeholder=" ..."), "    ")
     lines = [head, body]
@@ -22,20 +27,25 @@ def hit_lines(hit: Hit, explain: bool) -> list[str]:
     return lines
 
 
-def hits(found: list[Hit], explain: bool, empty: str = "No memories matched.") -> str:
+def hits(
+    found: list[Hit],
+    explain: bool,
+    empty: str = "No memories matched.",
+    around: frozenset[str] = frozenset(),
+) -> str:
     if not found:
         return empty
-    return "\n".join(line for hit in found for line in hit_lines(hit, explain))
+    return "\n".join(line for hit in found for line in hit_lines(hit, explain, around))
 
 
-def associative(result: Associative, explain: bool) -> str:
+def associative(result: Associative, explain: bool, around: frozenset[str] = frozenset()) -> str:
     parts = ["Confident (stated as fact, reinforced):"]
-    parts.append(textwrap.indent(hits(result.confident, explain, "(none)"), "  "))
+    parts.append(textwrap.indent(hits(result.confident, explain, "(none)", around), "  "))
     parts.append("Might be related (hedged, not reinforced; `vault confirm ID` if it still holds):")
-    parts.append(textwrap.indent(hits(result.activated, explain, "(none)"), "  "))
+    parts.append(textwrap.indent(hits(result.activated, explain, "(none)", around), "  "))
     if result.see_also:
         parts.append("See also (linked to the memories above):")
-        parts.append(textwrap.indent(hits(result.see_also, explain), "  "))
+        parts.append(textwrap.indent(hits(result.see_also, explain, around=around), "  "))
     return "\n".join(parts)
 
 

@@ -1,5 +1,5 @@
-"""`vault config`: every setting with its value and where that value came from
-(default, config.toml or a VAULT_<KEY> environment variable)."""
+"""`vault config`: every setting with its value, type, range, help, and where the
+value came from (default, config.toml or a VAULT_<KEY> environment variable)."""
 
 from __future__ import annotations
 
@@ -14,33 +14,37 @@ from hooks.cli.common import Context, emit, json_option, pass_context
 @json_option
 @pass_context
 def config(context: Context, as_json: bool) -> None:
-    """Show the resolved settings; VAULT_<KEY> overrides config.toml, which overrides
-    the default (e.g. VAULT_CUE_BAR=0.2 VAULT_LLM_EXTRACTION=true).
+    """Show every setting with its help; VAULT_<KEY> overrides config.toml, which
+    overrides the default (e.g. VAULT_CUE_BAR=0.2 VAULT_LLM_EXTRACTION=true).
+    A wrong type, a value out of range or an unknown key is an error naming the key.
 
     Example: VAULT_LINKS_MAX=3 vault config --json
     """
-    import tomllib
-
-    from vault.config import DEFAULTS, load_settings
+    from vault.config import SETTINGS, env_overrides, file_values, load_settings
+    from vault.setting_types import toml_value
 
     vault = context.vault
     settings = load_settings(vault.config_path, os.environ)
-    in_file: set[str] = set()
-    if vault.config_path.is_file():
-        data = tomllib.loads(vault.config_path.read_text(encoding="utf-8"))
-        for table, entries in data.items():
-            in_file |= set(entries) if isinstance(entries, dict) else {table}
+    in_file, in_env = file_values(vault.config_path), env_overrides(os.environ)
     rows = []
-    for table, key, default, _ in DEFAULTS:
+    for spec in SETTINGS:
         origin = "default"
-        if f"VAULT_{key.upper()}" in os.environ:
-            origin = f"env VAULT_{key.upper()}"
-        elif key in in_file:
+        if spec.key in in_env:
+            origin = f"env VAULT_{spec.key.upper()}"
+        elif spec.key in in_file:
             origin = str(vault.config_path)
-        rows.append({"table": table, "key": key, "value": settings[key],
-                     "type": type(default).__name__, "origin": origin})  # fmt: skip
+        rows.append({"table": spec.table, "key": spec.key, "value": settings.value(spec.key),
+                     "type": spec.kind, "default": spec.default, "range": spec.range_text(),
+                     "per_call": spec.per_call, "help": spec.help, "origin": origin})  # fmt: skip
     if as_json:
         emit(rows)
         return
+    table = ""
     for row in rows:
-        click.echo(f"{row['table'] + '.' + row['key']:42} {row['value']!s:12} {row['origin']}")
+        if row["table"] != table:
+            table = str(row["table"])
+            click.echo(f"[{table}]")
+        shown = toml_value(settings.value(str(row["key"])))
+        bounds = f" ({row['range']})" if row["range"] else ""
+        click.echo(f"  {row['key']} = {shown}    {row['origin']}")
+        click.echo(f"      {row['type']}{bounds}: {row['help']}")

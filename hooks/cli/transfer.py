@@ -14,6 +14,7 @@ import click
 
 from hooks.cli.common import Context, emit, json_option, now_option, pass_context
 from hooks.cli.errors import CliError
+from hooks.cli.progress import waiting
 from memory.importers.core import Found, Importer
 from memory.importers.files import ImportSourceError
 
@@ -59,7 +60,10 @@ class Sources:
         if self.engram is not None:
             self.found.add(engram.read_engram(self.engram, self.project_dirs, _project_of_path))
         if self.hx is not None:
+            before = len(self.found.items)
             self.found.add(hx.read_hx(self.hx, _zone(self.zone)))
+            if len(self.found.items) == before:
+                self.found.notes += _hx_hint(self.hx)
 
     def _claude_md(self, path: Path, project: str, folder: Path | None) -> None:
         from hooks.claude_code import memory_import
@@ -68,6 +72,22 @@ class Sources:
             self.found.items += memory_import.claude_md_items(path, project, folder)
         except ImportSourceError as exc:
             self.found.errors.append(str(exc))
+
+
+def _hx_hint(folder: Path) -> list[str]:
+    """Why an hx import found nothing, when its logs sit beside config.json
+    (~/.claude-memory/daily) instead of in its data folder, where hx reads them."""
+    from memory.importers.hx import LOG_FOLDERS, load_config
+
+    data_dir = Path(str(load_config(folder)["data_dir"])).expanduser()
+    beside = [level for level in LOG_FOLDERS if any((folder / level).glob("*.md"))]
+    if not beside or data_dir == folder:
+        return []
+    return [
+        f"hx: found no notes or logs in {data_dir}, but {folder / beside[0]} holds logs; "
+        f'hx reads them from its data folder: set "data_dir": "{folder}" in '
+        f"{folder / 'config.json'} or move them to {data_dir / beside[0]}"
+    ]
 
 
 def _project_of_path(path: Path) -> str:
@@ -137,16 +157,16 @@ def import_(context: Context, jsonl: Path | None, claude_code: bool, claude_md: 
     sources = Sources(jsonl, claude_code, claude_md, engram, hx, project_dir, zone)
     if not (jsonl or claude_code or claude_md or engram or hx):
         raise click.UsageError("name a source: --jsonl, --claude-code, --claude-md, --engram, --hx")
-    sources.collect()
-    found = sources.found
-    if strict and found.errors:
-        raise CliError(f"{found.errors[0]} ({len(found.errors)} invalid; nothing imported)")
-    service = context.service(now)
-    report = Importer(service.vault, service.config, service.clock).run(found.items, dry_run)
-    report.errors[:0] = found.errors
-    index = (
-        "" if dry_run or not (report.created or report.updated) else context.call("sync", {}, now)
-    )
+    with waiting("vault import"):
+        sources.collect()
+        found = sources.found
+        if strict and found.errors:
+            raise CliError(f"{found.errors[0]} ({len(found.errors)} invalid; nothing imported)")
+        service = context.service(now)
+        report = Importer(service.vault, service.config, service.clock).run(found.items, dry_run)
+        report.errors[:0] = found.errors
+        changed = report.created or report.updated
+        index = "" if dry_run or not changed else context.call("sync", {}, now)
     if as_json:
         emit({**report.to_dict(), "notes": found.notes, "index": index, "dry_run": dry_run})
     else:

@@ -87,12 +87,19 @@ def trusted_socket_file(root: Path | str) -> str:
 
 
 def raw_event(
-    root: str, op: str, event: bytes, now: str | None, timeout: float, wait: float = 0.0
+    root: str,
+    op: str,
+    event: bytes,
+    now: str | None,
+    timeout: float,
+    wait: float = 0.0,
+    overrides: Mapping[str, str] | None = None,
 ) -> str:
     """Hand a raw hook event (`prompt_event`, `tool_event`) to the daemon; returns
     the line to print. `wait`: seconds to keep trying while the socket is not
     bound yet (a daemon starting); `timeout`: seconds until the answer, both
-    counted from now.
+    counted from now; `overrides`: the hook's VAULT_<KEY> settings (key -> text),
+    which the daemon applies to this event.
 
     Uses the C `_socket` module and builds the request by hand: the `socket`
     and `json` modules would double the hook's start-up time (enum, re). The
@@ -104,7 +111,11 @@ def raw_event(
         stamp = b'"' + now.encode() + b'"'
     body = event.strip().replace(b"\r", b" ").replace(b"\n", b" ") or b"null"
     head = b'{"op": "' + op.encode() + b'", "args": {"event": '
-    line = head + body + b', "now": ' + stamp + b"}}\n"
+    settings = b""
+    if overrides:
+        pairs = (_json_text(key) + b": " + _json_text(text) for key, text in overrides.items())
+        settings = b', "settings": {' + b", ".join(pairs) + b"}"
+    line = head + body + b', "now": ' + stamp + settings + b"}}\n"
     answer = exchange(trusted_socket_file(root), line, started + wait, started + timeout)
     # A request the daemon could not parse (a truncated event) gets a JSON error
     # envelope instead; only hook output is ever printed.
@@ -113,10 +124,24 @@ def raw_event(
 
 
 def prompt_event(
-    root: str, event: bytes, now: str | None, timeout: float, wait: float = 0.0
+    root: str,
+    event: bytes,
+    now: str | None,
+    timeout: float,
+    wait: float = 0.0,
+    overrides: Mapping[str, str] | None = None,
 ) -> str:
     """`raw_event` for a UserPromptSubmit event."""
-    return raw_event(root, "prompt_event", event, now, timeout, wait)
+    return raw_event(root, "prompt_event", event, now, timeout, wait, overrides)
+
+
+def _json_text(text: str) -> bytes:
+    """`text` as a JSON string, written by hand like the rest of the hook's request."""
+    escaped = (
+        "\\" + char if char in '"\\' else f"\\u{ord(char):04x}" if char < " " else char
+        for char in text
+    )
+    return ('"' + "".join(escaped) + '"').encode("utf-8", "replace")
 
 
 def exchange(path: str, line: bytes, connect_until: float, answer_until: float) -> bytes:

@@ -49,8 +49,8 @@ class AutoSync:
         clock: Clock = utc_now,
     ) -> None:
         self.vault = vault
-        self.interval = float(settings["sync_interval_minutes"]) * 60
-        self.quiet = float(settings["sync_quiet_seconds"])
+        self.interval = float(settings.sync_interval_minutes) * 60
+        self.quiet = float(settings.sync_quiet_seconds)
         self.monotonic = monotonic
         self.clock = clock
         self.last_attempt = monotonic()  # the first sync comes one interval after start

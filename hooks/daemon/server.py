@@ -71,8 +71,8 @@ class Daemon:
         self.vault = vault
         self.first = first
         self.settings = settings
-        self.idle_seconds = float(idle_seconds or settings["daemon_idle_seconds"])
-        index = VaultIndex(vault, settings, embedder=serving_embedder(settings["model"]))
+        self.idle_seconds = float(idle_seconds or settings.daemon_idle_seconds)
+        index = VaultIndex(vault, settings, embedder=serving_embedder(settings.model))
         self.service = MemoryService(
             vault, settings, auto_sync=False, embed_on_write=True, index=index
         )
@@ -120,10 +120,10 @@ class Daemon:
         index.search("warm up", k=1)
         self._watcher = VaultWatcher(self.vault, self._apply_changes)
         self._watcher.start()
-        if self.settings["compaction_watch"]:  # Claude Code's transcripts, for compactions
+        if self.settings.compaction_watch:  # Claude Code's transcripts, for compactions
             from hooks.claude_code.compaction import start_watch_thread
 
-            interval = float(self.settings["compaction_poll_seconds"])
+            interval = float(self.settings.compaction_poll_seconds)
             start_watch_thread(self.service, os.environ, interval, self._stop, self._work)
         release_free_memory()
 

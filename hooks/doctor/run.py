@@ -18,7 +18,7 @@ def run_checks(vault: Vault, environ: Mapping[str, str]) -> list[Check]:
         settings: Settings = load_settings(vault.config_path, environ)
     except Exception as exc:  # a bad setting: every later check would trip on it
         return [*checks, failed("config", str(exc), f"fix {vault.config_path}")]
-    model, embedder = install_checks.model_check(settings["model"])
+    model, embedder = install_checks.model_check(settings.model)
     checks.append(model)
     checks.append(guarded("hooks", lambda: claude_checks.hooks_check(environ), "`vault install`"))
     checks.append(guarded("mcp", lambda: claude_checks.mcp_check(environ), "`vault install`"))

@@ -24,7 +24,7 @@ from hooks.mcp.agent_source import agent_source
 from hooks.mcp.note_tools import add_note_tools
 from hooks.ops.table import EXPECTED_ERRORS, dispatch
 from memory.service import MemoryService
-from vault.config import load_settings
+from vault.config import env_overrides, load_settings
 from vault.layout import Vault
 
 log = logging.getLogger("memory_vault.mcp")
@@ -44,7 +44,11 @@ class Backend:
         if not (self.root / "memories").is_dir():
             raise ToolError(f"no vault at {self.root}; run `vault init` first")
         try:
-            return client.request(self.root, op, args, timeout=60)
+            overrides = env_overrides(
+                os.environ, per_call_only=True
+            )  # the daemon applies them to this call
+            request = {**args, "settings": overrides} if overrides else args
+            return client.request(self.root, op, request, timeout=60)
         except client.DaemonError as exc:
             raise ToolError(str(exc)) from None
         except client.DaemonUnavailable:
@@ -72,7 +76,7 @@ def ingest_folders(root: Path, environ: Mapping[str, str]) -> tuple[str, list[st
     and every folder MCP `ingest` may read: the project, the vault and the
     `ingest_allowed` setting's folders."""
     project = environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-    configured = load_settings(root / "config.toml", environ)["ingest_allowed"]
+    configured = load_settings(root / "config.toml", environ).ingest_allowed
     return project, [project, str(root), *(os.path.expanduser(f) for f in configured)]
 
 

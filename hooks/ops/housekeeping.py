@@ -84,7 +84,7 @@ def op_capture(service: MemoryService, args: Args) -> Reply:
 
     path = Path(text_arg(args, "transcript"))
     environ = _claude_environ(args)
-    allowed = service.settings["transcripts_allowed"]
+    allowed = service.settings.transcripts_allowed
     check_source(path, transcript_folders(environ, allowed), "transcripts_allowed")
     session, project = optional_text(args, "session"), optional_text(args, "project")
     if args.get("wait"):  # `vault capture`: the person waits for the report

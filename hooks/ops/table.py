@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from hooks.client.protocol import ProtocolError
+from hooks.client.protocol import RAW_REPLY_OPS, ProtocolError
 from hooks.ops.housekeeping import HOUSEKEEPING_OPS
 from hooks.ops.notes import NOTE_OPS
 from hooks.ops.requests import (
@@ -24,6 +24,7 @@ from hooks.ops.requests import (
     shown,
     text_arg,
     texts_arg,
+    with_request_settings,
 )
 from hooks.ops.usage import note_later, op_access_stats
 from indexer.errors import IndexerError
@@ -115,7 +116,7 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
     if fields is None:
         return Reply({"output": ""})
     prompt, session, cwd = fields
-    project = project_for(service.settings["project_override"], cwd) or None
+    project = project_for(service.settings.project_override, cwd) or None
     confident: list[Hit] = []
     shown: list[Hit] = []
 
@@ -132,7 +133,7 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
             except VaultError:
                 continue  # purged or archived meanwhile
 
-    max_chars = int(service.settings["hook_context_chars"])
+    max_chars = int(service.settings.hook_context_chars)
     output = answer_prompt(service.vault.root, prompt, session, recall, confirm, max_chars)
     steps = _reinforce_later(service, confident, True) + note_later(service, shown)
     return Reply({"output": output}, steps)
@@ -146,7 +147,7 @@ def op_tool_event(service: MemoryService, args: Args) -> Reply:
 
     event = args.get("event")
     cwd = event.get("cwd") if isinstance(event, dict) else None
-    override = service.settings["project_override"]
+    override = service.settings.project_override
     project = project_for(override, cwd if isinstance(cwd, str) else None) or None
     return Reply({"output": answer_tool_event(service, event, project)})
 
@@ -321,12 +322,13 @@ UNLOCKED_OPS = frozenset({"reindex"})
 
 
 def dispatch_reply(service: MemoryService, op: str, args: Args) -> Reply:
-    """Run `op` on a view of `service` at the request's clock; the reply may
+    """Run `op` on a view of `service` at the request's clock and settings; the reply may
     carry follow-up work (the daemon runs it after sending), which captured the
     same view, so it sees the same clock."""
     if op not in OPS:
         raise ProtocolError(f"unknown operation {op!r}")
-    return OPS[op](_at_request_clock(service, args.get("now")), args)
+    view = _at_request_clock(service, args.get("now"))
+    return OPS[op](with_request_settings(view, args, strict=op not in RAW_REPLY_OPS), args)
 
 
 def dispatch(service: MemoryService, op: str, args: Args) -> Json:

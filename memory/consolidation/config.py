@@ -1,9 +1,9 @@
-"""Consolidation's numbers, typed from the settings (defaults live in
-vault.config.DEFAULTS, the `[consolidation]` table)."""
+"""Consolidation's numbers: the `[consolidation]` settings (declared, typed and
+checked in vault.config.Settings), picked out for the pure planner."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from vault.config import Settings
 
@@ -26,4 +26,18 @@ class ConsolidationConfig:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ConsolidationConfig:
-        return cls(**{f.name: settings[f.name] for f in fields(cls)})
+        return cls(
+            consolidate_every_days=settings.consolidate_every_days,
+            consolidate_min_memories=settings.consolidate_min_memories,
+            auto_retire_limit=settings.auto_retire_limit,
+            auto_retire_share=settings.auto_retire_share,
+            merge_maturity=settings.merge_maturity,
+            merge_bar=settings.merge_bar,
+            dedupe_cosine=settings.dedupe_cosine,
+            contradiction_cosine=settings.contradiction_cosine,
+            interference_factor=settings.interference_factor,
+            gist_after_days=settings.gist_after_days,
+            gist_min_sentences=settings.gist_min_sentences,
+            pattern_min_memories=settings.pattern_min_memories,
+            salience_learn_after=settings.salience_learn_after,
+        )

@@ -32,7 +32,7 @@ def updates(
     service: ServiceContext, new: Item, neighbours: Iterable[tuple[ManifestRow, float]]
 ) -> list[tuple[str, str]]:
     """(older id, why) for each neighbour the new memory updates."""
-    bar = float(service.settings["contradiction_cosine"])
+    bar = float(service.settings.contradiction_cosine)
     found = []
     for row, cosine in neighbours:
         if row.id == new.id or row.archived or row.tier == "curated" or row.superseded_by:
@@ -57,7 +57,7 @@ def interfere(service: ServiceContext, memory_ids: list[str]) -> dict[str, list[
     """Damp the salience of every older memory the new ones update, once per pair;
     returns new id -> the older ids damped now."""
     legacy = JsonState(service.vault.state_dir / "interference.json").read()
-    factor = float(service.settings["interference_factor"])
+    factor = float(service.settings.interference_factor)
     damped: dict[str, list[str]] = {}
     paths = []
     for memory_id in memory_ids:

@@ -42,8 +42,8 @@ def judge_statement(
         olders.append((Item(row.id, row.project, row.kind, row.topic, row.created, body,
                             analyse(body)), candidate.cosine))  # fmt: skip
     weights = WordWeights([new.facts.tokens, *(item.facts.tokens for item, _ in olders)])
-    change_bar = float(service.settings["contradiction_cosine"])
-    merge_bar = float(service.settings["merge_bar"])
+    change_bar = float(service.settings.contradiction_cosine)
+    merge_bar = float(service.settings.merge_bar)
     verdict = Verdict()
     for older, cosine in olders:
         alike = similarity(cosine, older.facts, new.facts, weights)

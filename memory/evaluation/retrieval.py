@@ -131,7 +131,7 @@ def run(
     `progress(done, total)` hears after each conversation and mode."""
     memories, queries = load(data, split)
     # the encoder the daemon serves recall with (ONNX Runtime MiniLM for the bundled model)
-    embedder = embedder or serving_embedder(load_settings(None, environ or {})["model"])
+    embedder = embedder or serving_embedder(load_settings(None, environ or {}).model)
     tally = _Tally()
     conversations = sorted(memories)
     with tempfile.TemporaryDirectory(prefix="vault-bench-") as tmp:

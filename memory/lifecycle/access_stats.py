@@ -16,6 +16,7 @@ from memory.lifecycle_factors import (
     is_evergreen,
     path_salience,
     periodic_factor,
+    usage_factor as usage_factor_of,
 )
 from vault.clock import format_time
 from vault.periodic import LEVELS
@@ -32,8 +33,7 @@ def usage_factor(service: ServiceContext, memory_id: str, now: datetime) -> floa
     as of the last `refresh_usage`."""
     config = service.config
     seen = service.appearances.count(memory_id, now, config.appearance_window_days)
-    levels = len(service.periodic_links.levels(memory_id))
-    return appearance_factor(seen, config) * periodic_factor(levels, config)
+    return usage_factor_of(seen, len(service.periodic_links.levels(memory_id)), config)
 
 
 def note_appearances(service: ServiceContext, memory_ids: Iterable[str]) -> None:

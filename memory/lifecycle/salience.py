@@ -80,7 +80,7 @@ def record_signal(service: ServiceContext, kind: str, records: Iterable[MemoryRe
     dims = [r.salience_dims for r in records if r.salience_dims]
     if not dims:
         return
-    learn_after = int(service.settings["salience_learn_after"])
+    learn_after = int(service.settings.salience_learn_after)
     now = format_time(service.clock())
 
     def change(data: dict[str, Any]) -> None:

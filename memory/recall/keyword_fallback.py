@@ -7,6 +7,7 @@ memory means what the prompt asks, nothing is confident: matches are hedged.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -16,10 +17,12 @@ from indexer.fusion import normalise_bm25
 from indexer.keywords import match_expression
 from memory.config import MemoryConfig
 from memory.decay import days_between
-from memory.lifecycle.confidence import confidence_factor
-from memory.lifecycle_factors import lifecycle_strength
-from memory.recall.tiers import classify, score
+from memory.lifecycle_factors import lifecycle_strength, usage_factor
+from memory.recall.tiers import classify, recall_boost, score
+from vault.appearances import AppearanceLog
 from vault.clock import parse_time
+from vault.layout import Vault
+from vault.periodic_links import PeriodicLinks
 
 Tiers = dict[str, list[dict[str, Any]]]
 
@@ -39,11 +42,12 @@ def keyword_recall(
     match = match_expression(query)
     if not match:
         return tiers
+    usage = _usage_factors(root, config)
     for row in keyword_matches(catalog_path(root), match, context_weight=context_weight):
         similarity = normalise_bm25(row.relevance, saturation)
         current = lifecycle_strength(row, now, config, parse_time(row.last_access))
-        boost = config.project_boost if project and row.project == project else 1.0
-        boost *= confidence_factor(row.confidence, config.confidence_weight)
+        project_match = bool(project) and row.project == project
+        boost = recall_boost(config, usage(row.id, now), project_match, False, row.confidence)
         label = classify(similarity, current, boost, config, cosine=0.0)  # keywords alone hedge
         if label is None:
             continue
@@ -68,3 +72,19 @@ def keyword_recall(
         hits.sort(key=lambda h: h["score"], reverse=True)
         del hits[limit:]
     return tiers
+
+
+def _usage_factors(root: Path, config: MemoryConfig) -> Callable[[str, datetime], float]:
+    """Appearances in results and periodic-note links, read from the same files the
+    daemon keeps (read only), so a memory's boost is the daemon's."""
+    vault = Vault(root)
+    appearances = AppearanceLog(vault.state_dir)
+    periodic = PeriodicLinks(vault.periodic_dir)
+    appearances.refresh()
+    periodic.refresh()
+
+    def factor(memory_id: str, now: datetime) -> float:
+        seen = appearances.count(memory_id, now, config.appearance_window_days)
+        return usage_factor(seen, len(periodic.levels(memory_id)), config)
+
+    return factor

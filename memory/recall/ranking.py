@@ -16,10 +16,9 @@ from memory.context import ServiceContext
 from memory.decay import days_between
 from memory.errors import RecallError
 from memory.lifecycle.access_stats import refresh_usage, usage_factor
-from memory.lifecycle.confidence import confidence_factor
 from memory.lifecycle.reinforcement import reinforce_hits
 from memory.recall.spreading import Scored, spread
-from memory.recall.tiers import classify, score, why
+from memory.recall.tiers import classify, recall_boost, score, why
 from memory.results import Associative, Hit
 from vault.clock import parse_time
 
@@ -184,12 +183,10 @@ def _passes_filters(row: ManifestRow, opts: RecallOptions) -> bool:
 def _boost(service: ServiceContext, row: ManifestRow, opts: RecallOptions, now: datetime) -> float:
     """Project and topic hints, validated confidence, appearances in results and
     links from periodic notes (README: How recall decides)."""
-    boost = usage_factor(service, row.id, now)
-    if opts.project and row.project == opts.project:
-        boost *= service.config.project_boost
-    if opts.topic_hint and row.topic == opts.topic_hint:
-        boost *= service.config.topic_boost
-    return boost * confidence_factor(row.confidence, service.config.confidence_weight)
+    usage = usage_factor(service, row.id, now)
+    project_match = bool(opts.project) and row.project == opts.project
+    topic_match = bool(opts.topic_hint) and row.topic == opts.topic_hint
+    return recall_boost(service.config, usage, project_match, topic_match, row.confidence)
 
 
 def _spread(
@@ -230,7 +227,8 @@ def _hit(
 ) -> Hit:
     row = candidate.row
     boost = _boost(service, row, opts, now)
-    explained = why(candidate.similarity, current, boost, service.config, cosine=candidate.cosine)
+    explained = why(candidate.similarity, current, boost, service.config,
+                    cosine=candidate.cosine, keyword=candidate.keyword)  # fmt: skip
     return Hit(
         id=row.id,
         text=text.strip(),

@@ -14,12 +14,27 @@ from __future__ import annotations
 from typing import Literal
 
 from memory.config import MemoryConfig
+from memory.lifecycle.confidence import confidence_factor
 
 Tier = Literal["confident", "activated"]
 
 
 def score(similarity: float, strength: float, boost: float = 1.0) -> float:
     return similarity * strength * boost
+
+
+def recall_boost(
+    config: MemoryConfig, usage: float, project_match: bool, topic_match: bool, confidence: float
+) -> float:
+    """A memory's score multiplier (README: How recall decides): its usage factor,
+    the current project, a matching topic hint, validated confidence. The one
+    home for the daemon's ranking and the hook's keyword fallback."""
+    boost = usage
+    if project_match:
+        boost *= config.project_boost
+    if topic_match:
+        boost *= config.topic_boost
+    return boost * confidence_factor(confidence, config.confidence_weight)
 
 
 def classify(
@@ -44,9 +59,16 @@ def classify(
 
 
 def why(
-    similarity: float, strength: float, boost: float, config: MemoryConfig, *, cosine: float
+    similarity: float,
+    strength: float,
+    boost: float,
+    config: MemoryConfig,
+    *,
+    cosine: float,
+    keyword: float = 0.0,
 ) -> str:
-    """One line for --explain."""
+    """One line for --explain; `keyword` (the normalised BM25) tells whether the
+    words or the meaning carried a match that is not close enough in meaning."""
     tier = classify(similarity, strength, boost, config, cosine=cosine)
     value = score(similarity, strength, boost)
     base = (
@@ -55,9 +77,14 @@ def why(
     if tier == "confident":
         return f"{base} >= confident bar {config.confident_bar}"
     if tier == "activated" and value >= config.confident_bar and strength >= config.retrieval_floor:
+        carried = (
+            "shares words more than meaning"
+            if keyword > cosine
+            else "close in meaning, but not enough to state as fact"
+        )
         return (
             f"{base} >= confident bar, but cosine {cosine:.3f} < {config.confident_cosine}: "
-            "shares words more than meaning, so only might be related"
+            f"{carried}, so only might be related"
         )
     if tier == "activated" and value >= config.activated_bar:
         return f"{base} >= activated bar {config.activated_bar}"

@@ -60,8 +60,8 @@ def test_validate_moves_confidence_down_and_up(service: MemoryService) -> None:
     runner = CliRunner()
     down = runner.invoke(main, ["validate", memory.id, "--down"])
     assert (down.exit_code, down.stdout) == (0, f"{memory.id}: confidence 0.45\n")
-    up = runner.invoke(main, ["validate", memory.id])
+    up = runner.invoke(main, ["validate", memory.id, "--up"])
     assert up.stdout == f"{memory.id}: confidence 0.55\n"
-    missing = runner.invoke(main, ["validate", "no-such-memory"])
+    missing = runner.invoke(main, ["validate", "no-such-memory", "--up"])
     assert missing.exit_code == 1
     assert "no memory with id 'no-such-memory'" in missing.stderr

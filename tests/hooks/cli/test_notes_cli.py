@@ -109,4 +109,4 @@ def test_every_setting_type_is_overridden_by_its_environment_variable(
 def test_a_bad_override_names_the_variable(vault: Vault) -> None:
     result = run("config", env={"VAULT_LINKS_MAX": "many"})
     assert result.returncode == 3
-    assert "VAULT_LINKS_MAX: links_max must be a int, got 'many'" in result.stderr
+    assert "VAULT_LINKS_MAX: links_max must be a whole number 0 to 100, got 'many'" in result.stderr
