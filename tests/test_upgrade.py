@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -38,8 +39,11 @@ def meta(root: Path, key: str) -> str | None:
 def test_a_vault_of_release_0_1_0_opens_as_it_is(tmp_path: Path) -> None:
     root = tmp_path / "vault"
     shutil.copytree(FIXTURE, root)
-    assert cli(root, "reindex", "--check").stdout.startswith(
-        "Would change: 0 added, 0 re-embedded, 0 metadata-only, 0 moved, 0 removed"
+    # a checkout gives the files new mtimes, so their rows may be re-read (metadata
+    # only): nothing is added, re-embedded, moved or removed
+    check = cli(root, "reindex", "--check").stdout
+    assert re.match(
+        r"Would change: 0 added, 0 re-embedded, \d+ metadata-only, 0 moved, 0 removed", check
     )
     found = json.loads(cli(root, "recall", "how are billing amounts stored?", "--json").stdout)
     assert BILLING in json.dumps(found)

@@ -32,6 +32,7 @@ ELSEWHERE = {
     "confirm": "test_one_writer.py",
     "daemon": "test_daemon.py",
     "daily": "test_notes_cli.py",
+    "doctor": "test_doctor.py",
     "forget": "test_one_writer.py",
     "graph": "test_association.py",
     "ingest": "test_one_writer.py",
