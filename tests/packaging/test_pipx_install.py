@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.packaging.artifacts import DEV_BIN, Built, run
+from tests.packaging.artifacts import DEV_BIN, UV_CACHE, Built, run
 from tests.packaging.conftest import Person
 
 pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.timeout(900)]
@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.timeout(900)]
 def test_pipx_install_puts_a_working_vault_on_path(tmp_path, dists: Built) -> None:
     home = tmp_path / "pipx"
     env = {"PIPX_HOME": str(home / "home"), "PIPX_BIN_DIR": str(home / "bin"),
-           "PATH": f"{DEV_BIN}:/usr/bin:/bin"}  # fmt: skip
+           "PATH": f"{DEV_BIN}:/usr/bin:/bin", "UV_CACHE_DIR": str(UV_CACHE)}  # fmt: skip
     run(DEV_BIN / "pipx", "install", "--pip-args", f"--no-index --find-links {dists.wheelhouse}",
         dists.wheel, **env)  # fmt: skip
     person = Person(tmp_path / "person", home / "bin")

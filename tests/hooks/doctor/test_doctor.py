@@ -142,7 +142,7 @@ def test_git_sync_problems_are_named(vault: Vault, tmp_path: Path) -> None:
 
 def test_a_model_that_does_not_load_is_named() -> None:
     check, embedder = install_checks.model_check("/no/such/model")
-    failing(check, "model", "/no/such/model")
+    failing(check, "model", "/no/such/model does not exist")
     assert embedder is None
 
 
