@@ -40,7 +40,7 @@ class Context:
     def service(self, now: datetime | None = None) -> MemoryService:
         """A service in this process. It reads; it syncs the index before reading only
         when no daemon runs (a running daemon owns every index write)."""
-        from hooks.daemon.client import daemon_pid
+        from hooks.client.client import daemon_pid
         from memory.service import MemoryService
 
         vault = self.vault
@@ -59,7 +59,7 @@ class Context:
         """(True, result) when the vault's daemon answered; (False, None) when none runs.
         A daemon that took the request but did not answer is an error: the work may
         still happen there, so it is never repeated here."""
-        from hooks.daemon import client
+        from hooks.client import client
 
         vault = self.vault
         if not vault.exists():
@@ -77,7 +77,7 @@ class Context:
     def call(self, op: str, args: dict[str, Any], now: datetime | None) -> Any:
         """Ask the warm daemon when one runs (it owns every index write, and no model
         loads here), else do the same operation in this process."""
-        from hooks.daemon.ops import dispatch
+        from hooks.ops.table import dispatch
 
         answered, result = self.ask_daemon(op, args, now)
         if answered:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from hooks.daemon.protocol import UnsafeSocketFolder, error_line
+from hooks.client.protocol import UnsafeSocketFolder, error_line
 from indexer.errors import (
     CorruptIndexError,
     IndexBusyError,

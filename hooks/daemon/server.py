@@ -22,10 +22,7 @@ import threading
 import time
 from typing import Any
 
-from hooks.daemon.auto_sync import AutoSync
-from hooks.daemon.ops import EXPECTED_ERRORS, UNLOCKED_OPS, dispatch_reply
-from hooks.daemon.process import clean_temp_files, release_free_memory, rss_bytes, setup_logging
-from hooks.daemon.protocol import (
+from hooks.client.protocol import (
     RAW_REPLY_OPS,
     ProtocolError,
     decode,
@@ -40,7 +37,10 @@ from hooks.daemon.protocol import (
     socket_path,
     starting_path,
 )
-from hooks.daemon.requests import Reply, Step
+from hooks.daemon.auto_sync import AutoSync
+from hooks.daemon.process import clean_temp_files, release_free_memory, rss_bytes, setup_logging
+from hooks.ops.requests import Reply, Step
+from hooks.ops.table import EXPECTED_ERRORS, UNLOCKED_OPS, dispatch_reply
 from hooks.version import installed_version
 from indexer.embedder import serving_embedder
 from indexer.index import VaultIndex

@@ -3,8 +3,8 @@ installed version (one of another version is restarted: the only check that acts
 
 from __future__ import annotations
 
-from hooks.daemon import client, control
-from hooks.daemon.protocol import UnsafeSocketFolder, log_path, socket_file, trusted_socket_folder
+from hooks.client import client, control
+from hooks.client.protocol import UnsafeSocketFolder, log_path, socket_file, trusted_socket_folder
 from hooks.doctor.report import Check, failed, passed
 from vault.layout import Vault
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hooks.daemon import client
+from hooks.client import client
 from tests.claude_code.stub_api import StubApi
 from vault.layout import Vault
 from vault.schema import MemoryRecord
@@ -72,6 +72,7 @@ class Machine:
             "CLAUDE_CODE_TMPDIR": str(self.base / "tmp"),  # else /tmp/claude-<uid>
             "VAULT_HOME": str(self.vault.root),
             "HF_HUB_OFFLINE": "1",
+            "VAULT_MODEL_CACHE": os.environ["VAULT_MODEL_CACHE"],  # the model's export, once
         }
         env.update(self.extra)
         if api is not None:

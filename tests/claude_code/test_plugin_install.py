@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hooks.daemon.control import stop
+from hooks.client.control import stop
 from tests.claude_code.conftest import needs_cli
 from tests.claude_code.machine import ROOT, Machine, wait_for
 from tests.claude_code.story import DAY1, DAY19, HEDGED, QUESTION, RECALLED, STORY

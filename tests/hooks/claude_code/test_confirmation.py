@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from hooks.claude_code.confirmation import affirms, remember_shown, take_shown
 
 
@@ -38,3 +40,24 @@ def test_an_entry_written_by_an_older_version_is_still_read(tmp_path: Path) -> N
     remember_shown(tmp_path, "s2", ["b"])
     assert take_shown(tmp_path, "s1") == ["a"]
     assert take_shown(tmp_path, "s2") == ["b"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "confirms"),
+    [
+        ("yeah, still applies", True),
+        ("Yes.", True),
+        ("that's right", True),
+        ("good call", True),
+        ("no, that's outdated", False),
+        ("yeah, but that's not true any more", False),
+        ("yes it doesn't apply to this repo", False),
+        ("right, we don't do that now", False),
+        ("correct me if I'm wrong, but", False),
+        ("how do I rename a git branch?", False),
+        ("", False),
+        ("yesterday's deploy failed", False),
+    ],
+)
+def test_only_a_clear_yes_without_a_negation_affirms(reply: str, confirms: bool) -> None:
+    assert affirms(reply) is confirms

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from hooks.daemon import client
-from hooks.daemon.control import stop
+from hooks.client import client
+from hooks.client.control import stop
 from hooks.version import installed_version
 from vault.layout import Vault
 

@@ -13,8 +13,8 @@ import signal
 import time
 from typing import Any
 
-from hooks.daemon import client
-from hooks.daemon.protocol import socket_file, trusted_socket_folder
+from hooks.client import client
+from hooks.client.protocol import socket_file, trusted_socket_folder
 from hooks.version import installed_version
 from vault.layout import Vault
 
