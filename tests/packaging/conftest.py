@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,8 +49,11 @@ class Person:
 
 
 @pytest.fixture(scope="module")
-def uv_person(tmp_path_factory: pytest.TempPathFactory, dists: Built) -> Person:
-    """After `uv tool install` of the wheel (made once per session)."""
+def uv_person(tmp_path_factory: pytest.TempPathFactory, dists: Built) -> Iterator[Person]:
+    """After `uv tool install` of the wheel (made once per session); its daemon is
+    stopped at the end, whatever the tests left running."""
     shared = shared_root(tmp_path_factory.getbasetemp())
     bin_dir = uv_tool(shared, dists)
-    return Person(tmp_path_factory.mktemp("uv-person"), bin_dir, shared / "model-cache")
+    person = Person(tmp_path_factory.mktemp("uv-person"), bin_dir, shared / "model-cache")
+    yield person
+    person.run("vault", "daemon", "stop")
