@@ -24,8 +24,10 @@ def daemon_check(vault: Vault) -> Check:
             f"see {log_path(vault.root)}, then `vault daemon restart`",
         )
     version = answer.get("version")
-    replaced = before is not None and before.get("version") != version
-    how = f"restarted (it served {before.get('version')})" if replaced and before else "running"
     if before is None:
         how = "started"
+    elif before.get("version") != version:
+        how = f"restarted (it served {before.get('version')})"
+    else:
+        how = "running"
     return passed("daemon", f"{how}: pid {answer['pid']}, version {version}, socket {socket}")

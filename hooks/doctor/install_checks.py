@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hooks.doctor.report import Check, failed, passed
@@ -53,10 +54,12 @@ def model_check(model: str) -> tuple[Check, Embedder | None]:
     from indexer.embedder import serving_embedder
 
     name = model or "the bundled all-MiniLM-L6-v2"
+    fix = "set `model` to an installed sentence-transformers model" if model else REINSTALL
+    if model.startswith(("/", "~", ".")) and not Path(model).expanduser().exists():
+        return failed("model", f"{model} does not exist", fix), None  # no torch import for it
     try:
         embedder = serving_embedder(model)
         vectors = embedder.encode(["is the memory working?"])
     except Exception as exc:  # a missing package, model file or runtime: all reported
-        fix = "set `model` to an installed sentence-transformers model" if model else REINSTALL
         return failed("model", f"{name} does not encode: {exc}", fix), None
     return passed("model", f"{name} encodes ({len(vectors[0])} dimensions)"), embedder

@@ -26,10 +26,12 @@ SETTING_UP = "memory-vault is being set up"
 BUILD_TIMEOUT = 600.0
 
 
-def plugin_machine(base: Path, wheelhouse: Path) -> Machine:
-    """A machine with uv on PATH, told to install from `wheelhouse` only."""
+def plugin_machine(base: Path, wheelhouse: Path, model_cache: Path) -> Machine:
+    """A machine with uv on PATH, told to install from `wheelhouse` only; the exported
+    model is shared with the other packaging tests (a first start makes it)."""
     offline = {"UV_OFFLINE": "1", "UV_NO_INDEX": "1", "UV_FIND_LINKS": str(wheelhouse),
-               "UV_CACHE_DIR": str(UV_CACHE), "UV_PYTHON_DOWNLOADS": "never"}  # fmt: skip
+               "UV_CACHE_DIR": str(UV_CACHE), "UV_PYTHON_DOWNLOADS": "never",
+               "VAULT_MODEL_CACHE": str(model_cache)}  # fmt: skip
     machine = Machine(base, extra=offline)
     machine.home.mkdir(parents=True)
     (machine.base / "tmp").mkdir()
@@ -40,8 +42,10 @@ def plugin_machine(base: Path, wheelhouse: Path) -> Machine:
 def test_first_session_while_building_then_recall_then_an_update_rebuilds(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    dists = built(shared_root(tmp_path_factory.getbasetemp()))
-    machine = plugin_machine(tmp_path_factory.mktemp("plugin-user"), dists.wheelhouse)
+    shared = shared_root(tmp_path_factory.getbasetemp())
+    dists = built(shared)
+    machine = plugin_machine(tmp_path_factory.mktemp("plugin-user"), dists.wheelhouse,
+                             shared / "model-cache")  # fmt: skip
     repo = machine.base / "memory-vault"
     shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(*NOT_SHIPPED))
     add_and_install(machine, repo)

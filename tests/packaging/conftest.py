@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +27,7 @@ class Person:
 
     base: Path
     bin_dir: Path
+    model_cache: Path  # shared: the first start of any install exports the model once
 
     @property
     def vault_root(self) -> Path:
@@ -36,7 +38,8 @@ class Person:
                 "/bin"]  # fmt: skip
         return {"PATH": os.pathsep.join(path), "HOME": str(self.base / "home"),
                 "VAULT_HOME": str(self.vault_root), "HF_HUB_OFFLINE": "1", "LANG": "C.UTF-8",
-                "TMPDIR": str(self.base / "tmp"), **extra}  # fmt: skip
+                "TMPDIR": str(self.base / "tmp"), "VAULT_MODEL_CACHE": str(self.model_cache),
+                **extra}  # fmt: skip
 
     def run(self, *command: str, stdin: str = "", **extra: str) -> subprocess.CompletedProcess[str]:
         (self.base / "tmp").mkdir(parents=True, exist_ok=True)
@@ -46,7 +49,11 @@ class Person:
 
 
 @pytest.fixture(scope="module")
-def uv_person(tmp_path_factory: pytest.TempPathFactory, dists: Built) -> Person:
-    """After `uv tool install` of the wheel (made once per session)."""
-    bin_dir = uv_tool(shared_root(tmp_path_factory.getbasetemp()), dists)
-    return Person(tmp_path_factory.mktemp("uv-person"), bin_dir)
+def uv_person(tmp_path_factory: pytest.TempPathFactory, dists: Built) -> Iterator[Person]:
+    """After `uv tool install` of the wheel (made once per session); its daemon is
+    stopped at the end, whatever the tests left running."""
+    shared = shared_root(tmp_path_factory.getbasetemp())
+    bin_dir = uv_tool(shared, dists)
+    person = Person(tmp_path_factory.mktemp("uv-person"), bin_dir, shared / "model-cache")
+    yield person
+    person.run("vault", "daemon", "stop")

@@ -4,22 +4,26 @@ from the session's wheelhouse): `vault` and `vault-hook` on PATH, the CPU torch.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from tests.packaging.artifacts import DEV_BIN, Built, run
+from tests.packaging.artifacts import DEV_BIN, UV_CACHE, Built, run, shared_root
 from tests.packaging.conftest import Person
 
 pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.timeout(900)]
 
 
-def test_pipx_install_puts_a_working_vault_on_path(tmp_path, dists: Built) -> None:
+def test_pipx_install_puts_a_working_vault_on_path(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, dists: Built
+) -> None:
     home = tmp_path / "pipx"
     env = {"PIPX_HOME": str(home / "home"), "PIPX_BIN_DIR": str(home / "bin"),
-           "PATH": f"{DEV_BIN}:/usr/bin:/bin"}  # fmt: skip
+           "PATH": f"{DEV_BIN}:/usr/bin:/bin", "UV_CACHE_DIR": str(UV_CACHE)}  # fmt: skip
     run(DEV_BIN / "pipx", "install", "--pip-args", f"--no-index --find-links {dists.wheelhouse}",
         dists.wheel, **env)  # fmt: skip
-    person = Person(tmp_path / "person", home / "bin")
+    cache = shared_root(tmp_path_factory.getbasetemp()) / "model-cache"
+    person = Person(tmp_path / "person", home / "bin", cache)
     assert person.run("vault", "--version").stdout.strip().endswith("0.2.0")
     assert person.run("vault", "init").returncode == 0
     jot = person.run("vault", "jot", "Deploys run from ops/deploy.sh on Tuesdays.")
