@@ -14,6 +14,7 @@ from vault import sync_carry
 from vault.git_repo import NETWORK_TIMEOUT, Git, GitError
 from vault.layout import ARCHIVE, MEMORIES, SUFFIX, Vault
 from vault.state import JsonState
+from vault.sync_counts import sign
 from vault.sync_paths import split
 from vault.tombstones import PurgeList
 
@@ -44,11 +45,12 @@ def _names(paths: list[str]) -> str:
     return shown + (f" and {len(paths) - NAMES_SHOWN} more" if len(paths) > NAMES_SHOWN else "")
 
 
-def commit_changes(git: Git, message: str, notes: list[str]) -> int:
-    """Commit the changed memories, notes and sync's own files; say what was left
-    out. A memory made private since it was shared leaves the repository (the
-    file stays here)."""
+def commit_changes(git: Git, vault: Vault, machine: str, notes: list[str]) -> int:
+    """Commit the changed memories, notes and sync's own files, counter rises
+    signed by `machine`; say what was left out. A memory made private since it
+    was shared leaves the repository (the file stays here)."""
     kept, private, left = split(git.root, git.dirty_paths())
+    sign(git, vault, kept, machine)
     git.stage(kept)
     tracked = set(git.run("ls-files", "-z").stdout.split("\0"))
     git.unstage_tracked([path for path in private if path in tracked])
@@ -59,7 +61,8 @@ def commit_changes(git: Git, message: str, notes: list[str]) -> int:
     if left:
         notes.append(f"not committed, not a memory or note: {_names(left)}")
     if staged:
-        git.run("commit", "--quiet", "--no-verify", "-m", f"{message}: {len(staged)} files")
+        message = f"vault sync from {machine}: {len(staged)} files"
+        git.run("commit", "--quiet", "--no-verify", "-m", message)
     return len(staged)
 
 
@@ -159,7 +162,7 @@ def _carry(git: Git, vault: Vault, found: list[sync_carry.Carry], machine: str,
     if not found:
         return
     result.notes += sync_carry.apply(vault, found)
-    commit_changes(git, f"vault sync from {machine}: reinforcements carried", result.notes)
+    commit_changes(git, vault, machine, result.notes)
 
 
 def _push(git: Git, branch: str) -> bool:
