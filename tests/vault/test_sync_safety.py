@@ -251,3 +251,19 @@ def test_the_same_rise_on_two_machines_is_never_taken_as_one_change(
     for vault, name in ((first, "laptop"), (second, "desktop")):
         _sync(vault, name)
     assert [MemoryStore(v).read(MID).recalls for v in (first, second, third)] == [3, 3, 3]
+
+
+def test_a_rebase_killed_while_git_wrote_its_own_state_is_dropped(
+    clones: tuple[Vault, Vault],
+) -> None:
+    """Killed between git's first and last write of .git/rebase-merge: `git rebase
+    --abort` itself fails there ("could not read .git/rebase-merge/onto")."""
+    first, _ = clones
+    MemoryStore(first).update(MID, lambda r: {"recalls": r.recalls + 1})
+    state = first.root / ".git" / "rebase-merge"
+    state.mkdir()
+    (state / "head-name").write_text("refs/heads/main\n")
+    (first.state_dir / "sync.json").write_text(f'{{"{STARTED}": "rebase"}}')
+    result = _sync(first, "laptop")
+    assert result.pushed
+    assert Git(first.root).operation_in_progress() == ""
