@@ -60,11 +60,23 @@ def _count(value: object) -> int:
 
 
 def _committed(git: Git, paths: list[str]) -> dict[str, dict[str, Any]]:
-    """The committed (HEAD) frontmatter of each path that has one."""
+    """The committed (HEAD) frontmatter of each path, or of its counterpart when
+    the memory was moved between memories/ and archive/ (a move is no rise:
+    signing it would also make git's rename detection miss the move)."""
+    moved = {path: _counterpart(path) for path in paths}
+    texts = git.committed_texts([*paths, *moved.values()])
     found: dict[str, dict[str, Any]] = {}
-    for path, text in git.committed_texts(paths).items():
+    for path in paths:
+        text = texts.get(path, texts.get(moved[path]))
+        if text is None:
+            continue
         try:
             found[path] = parse(text).meta
         except FrontmatterError:
             continue
     return found
+
+
+def _counterpart(path: str) -> str:
+    top, _, rest = path.partition("/")
+    return f"{ARCHIVE if top == MEMORIES else MEMORIES}/{rest}"
