@@ -19,7 +19,7 @@ from vault.git_repo import Git
 from vault.layout import ARCHIVE, MEMORIES, SUFFIX, Vault
 from vault.schema import MemoryRecord
 from vault.store import MemoryStore
-from vault.sync_paths import read_meta
+from vault.sync_paths import counterpart, read_meta
 
 BY_MACHINE = {"recalls": "recalls_by_machine", "confirmations": "confirmations_by_machine"}
 
@@ -63,7 +63,7 @@ def _committed(git: Git, paths: list[str]) -> dict[str, dict[str, Any]]:
     """The committed (HEAD) frontmatter of each path, or of its counterpart when
     the memory was moved between memories/ and archive/ (a move is no rise:
     signing it would also make git's rename detection miss the move)."""
-    moved = {path: _counterpart(path) for path in paths}
+    moved = {path: counterpart(path) for path in paths}
     texts = git.committed_texts([*paths, *moved.values()])
     found: dict[str, dict[str, Any]] = {}
     for path in paths:
@@ -75,8 +75,3 @@ def _committed(git: Git, paths: list[str]) -> dict[str, dict[str, Any]]:
         except FrontmatterError:
             continue
     return found
-
-
-def _counterpart(path: str) -> str:
-    top, _, rest = path.partition("/")
-    return f"{ARCHIVE if top == MEMORIES else MEMORIES}/{rest}"

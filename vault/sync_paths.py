@@ -72,3 +72,9 @@ def split(root: Path, paths: list[str]) -> tuple[list[str], list[str], list[str]
         else:
             (private if is_private(root, path) else left).append(path)
     return kept, private, left
+
+
+def counterpart(path: str) -> str:
+    """The same memory's path on the other side (memories/ <-> archive/)."""
+    top, _, rest = path.partition("/")
+    return f"{ARCHIVE if top == MEMORIES else MEMORIES}/{rest}"

@@ -267,3 +267,29 @@ def test_a_rebase_killed_while_git_wrote_its_own_state_is_dropped(
     result = _sync(first, "laptop")
     assert result.pushed
     assert Git(first.root).operation_in_progress() == ""
+
+
+def test_an_edit_of_a_memory_moved_past_git_rename_detection_joins_the_moved_file(
+    clones: tuple[Vault, Vault],
+) -> None:
+    """A move that also rewrote most of the file is, to git, a deletion and a new
+    file: the other machine's edit must land in the moved file, not revive a copy."""
+    first, second = clones
+    body = "Prefer pytest fixtures.\n" + "Shared fixtures live in conftest.py files. " * 12
+    MemoryStore(first).move(MID, to_archive=True, mutate=lambda _: {
+        "merged_into": ["[[2026-01-09-a-much-longer-merged-memory-ff66]]"],
+        "tags": ["pytest", "fixtures", "conftest", "testing", "setup", "teardown"],
+        "topic": "testing-conventions-for-the-whole-codebase"})  # fmt: skip
+    archived = first.archive_dir / f"{MID}.md"
+    archived.write_text(archived.read_text().replace("Prefer pytest fixtures.\n", body))
+    MemoryStore(second).update(MID, lambda r: {"recalls": r.recalls + 2, "stability": 10.5})
+    _sync(first, "laptop")
+    result = _sync(second, "desktop")
+    assert result.conflicts == []
+    assert any("merged edits into the moved memories" in note for note in result.notes)
+    _sync(first, "laptop")
+    for vault in clones:
+        assert not (vault.memories_dir / f"{MID}.md").exists()
+        record = MemoryStore(vault).read(MID)
+        assert (record.archived, record.recalls, record.stability) == (True, 2, 10.5)
+        assert "conftest.py files" in record.body
