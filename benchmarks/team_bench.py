@@ -30,6 +30,7 @@ from hooks.daemon.auto_sync import driver_command
 from memory.context import ServiceContext
 from vault import frontmatter, git_sync
 from vault.clock import parse_time
+from vault.errors import VaultError
 from vault.layout import Vault
 from vault.links import wikilink
 from vault.store import MemoryStore
@@ -52,6 +53,8 @@ class TeamReport:
     markers: int = 0
     conflicts_reported: int = 0
     private_pushed: int = 0
+    duplicates: int = 0  # memories both active and archived in one vault at the end
+    moves_refused: int = 0  # consolidations that met an archived copy already there
     recalls_counted: int = 0  # summed over active memories, in the first vault
     vaults_agree: bool = False
     seconds: float = 0.0
@@ -60,6 +63,7 @@ class TeamReport:
     @property
     def ok(self) -> bool:
         clean = self.lost == self.markers == self.conflicts_reported == self.private_pushed == 0
+        clean = clean and self.duplicates == self.moves_refused == 0
         return clean and self.vaults_agree and self.recalls_counted == self.reinforcements
 
 
@@ -90,8 +94,11 @@ class Person:
                 f"---\nid: mine-{round_:04d}\n---\n{PRIVATE_MARK} {self.number}: round {round_}\n"
             )
             report.private_written += 1
-        if (round_ + self.number) % 7 == 0 and self._consolidate(round_, moment):
-            report.merges += 1
+        if (round_ + self.number) % 7 == 0:
+            try:
+                report.merges += self._consolidate(round_, moment)
+            except VaultError:  # the source is also in archive/ already (reported)
+                report.moves_refused += 1
 
     def _create(self, memory_id: str, moment: object, text: str, **extra: object) -> None:
         meta = {"id": memory_id, "created": moment, "last_access": moment, "stability": 7.0,
@@ -154,6 +161,8 @@ def _inspect(people: list[Person], remote: Path, report: TeamReport) -> None:
         present = {path.stem for path in files}
         report.lost += len(written - present)
         report.markers += sum("<<<<<<<" in path.read_text() for path in files)
+        active = {path.stem for path in vault.memory_files(archived=False)}
+        report.duplicates += len(active & {path.stem for path in vault.memory_files(archived=True)})
         heads.add(subprocess.run(["git", "rev-parse", "HEAD"], cwd=vault.root, text=True,
                                  capture_output=True, check=True).stdout)  # fmt: skip
     report.vaults_agree = len(heads) == 1

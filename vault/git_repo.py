@@ -97,6 +97,26 @@ class Git:
             self.run("--literal-pathspecs", *command, "--pathspec-from-file=-",
                      "--pathspec-file-nul", stdin="\0".join(paths))  # fmt: skip
 
+    def committed_texts(self, paths: list[str], rev: str = "HEAD") -> dict[str, str]:
+        """The text of each path at `rev` that has one (a new file has none), in one call."""
+        if not paths or not self.has_commits():
+            return {}
+        request = "".join(f"{rev}:{path}\n" for path in paths).encode()
+        listing = subprocess.run(["git", "cat-file", "--batch"], cwd=self.root, env=self.env,
+                                 input=request, capture_output=True, check=True,
+                                 timeout=LOCAL_TIMEOUT).stdout  # fmt: skip
+        texts: dict[str, str] = {}
+        position = 0
+        for path in paths:
+            header_end = listing.index(b"\n", position)
+            header = listing[position:header_end].split()
+            position = header_end + 1
+            if len(header) == 3 and header[1] == b"blob":
+                size = int(header[2])
+                texts[path] = listing[position : position + size].decode("utf-8", "replace")
+                position += size + 1
+        return texts
+
     def git_dir(self) -> Path:
         return Path(self.out("rev-parse", "--absolute-git-dir"))
 

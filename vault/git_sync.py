@@ -157,7 +157,7 @@ def sync(
         result = SyncResult(remote=git.remote_url())
         result.notes += recover(git, started if isinstance(started, str) else "",
                                 lambda: mark_started(state, ""))  # fmt: skip
-        result.committed = commit_changes(git, f"vault sync from {machine}", result.notes)
+        result.committed = commit_changes(git, vault, machine, result.notes)
         if result.remote:
             exchange(git, vault, state, machine, result)
         result.conflicts = git.files_with_markers()

@@ -7,7 +7,8 @@ Rules: the later last_access, the larger stability, recalls and confirmations
 summed from the common ancestor, confidence moved by both sides' steps, the
 more consolidated tier, list fields (links, tags, the consolidation links,
 damped_by) joined with a removal kept, salience damped once per newer memory,
-and topic with its `filed` mark from one side (a person's filing wins).
+topic with its `filed` mark from one side (a person's filing wins), and the
+per-machine counts (vault/sync_counts.py) by each machine's larger count.
 
 Pure: frontmatter mappings in, field values out; the body and the fields left
 out go to git's ordinary three-way merge (vault/merge_driver.py).
@@ -102,6 +103,16 @@ def _stepped(base: object, mine: object, other: object) -> object:
     moved = float(mine) + float(other) - float(base)  # type: ignore[arg-type]
     low, high = CONFIDENCE_RANGE
     return round(min(high, max(low, moved)), 3)
+
+
+def _per_key_larger(_: object, mine: object, other: object) -> object:
+    """A machine -> count mapping: each machine's larger count (a G-counter)."""
+    if not (isinstance(mine, dict) and isinstance(other, dict)):
+        return mine if isinstance(mine, dict) else other
+    merged = dict(mine)
+    for key, value in other.items():
+        merged[key] = larger(None, merged.get(key), value) if key in merged else value
+    return merged
 
 
 def _is_number(value: object) -> bool:
@@ -203,5 +214,7 @@ _MERGERS: dict[str, Callable[[object, object, object], object]] = {
     "confirmations": _summed,
     "confidence": _stepped,
     "tier": more_consolidated,
+    "recalls_by_machine": _per_key_larger,
+    "confirmations_by_machine": _per_key_larger,
     **dict.fromkeys(LIST_FIELDS, _joined),
 }

@@ -7,14 +7,19 @@ done, so a killed sync's leftover is known as its own (vault/sync_recovery.py).
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from vault import sync_carry
+from vault.conflicts import has_conflict_markers
 from vault.git_repo import NETWORK_TIMEOUT, Git, GitError
 from vault.layout import ARCHIVE, MEMORIES, SUFFIX, Vault
+from vault.merge_driver import merge_file
 from vault.state import JsonState
-from vault.sync_paths import split
+from vault.sync_counts import sign
+from vault.sync_paths import counterpart, split
 from vault.tombstones import PurgeList
 
 STARTED = "started"  # .state/sync.json: the git operation sync is in the middle of
@@ -44,11 +49,12 @@ def _names(paths: list[str]) -> str:
     return shown + (f" and {len(paths) - NAMES_SHOWN} more" if len(paths) > NAMES_SHOWN else "")
 
 
-def commit_changes(git: Git, message: str, notes: list[str]) -> int:
-    """Commit the changed memories, notes and sync's own files; say what was left
-    out. A memory made private since it was shared leaves the repository (the
-    file stays here)."""
+def commit_changes(git: Git, vault: Vault, machine: str, notes: list[str]) -> int:
+    """Commit the changed memories, notes and sync's own files, counter rises
+    signed by `machine`; say what was left out. A memory made private since it
+    was shared leaves the repository (the file stays here)."""
     kept, private, left = split(git.root, git.dirty_paths())
+    sign(git, vault, kept, machine)
     git.stage(kept)
     tracked = set(git.run("ls-files", "-z").stdout.split("\0"))
     git.unstage_tracked([path for path in private if path in tracked])
@@ -59,7 +65,8 @@ def commit_changes(git: Git, message: str, notes: list[str]) -> int:
     if left:
         notes.append(f"not committed, not a memory or note: {_names(left)}")
     if staged:
-        git.run("commit", "--quiet", "--no-verify", "-m", f"{message}: {len(staged)} files")
+        message = f"vault sync from {machine}: {len(staged)} files"
+        git.run("commit", "--quiet", "--no-verify", "-m", message)
     return len(staged)
 
 
@@ -111,8 +118,12 @@ def _settle_merge(git: Git, upstream: str, machine: str, result: SyncResult) -> 
     if purged:
         git.run("rm", "--quiet", "--force", "--", *purged)
         result.notes.append(f"kept purged memories deleted over edits: {_names(purged)}")
-    rest = [path for path in conflicted if path not in purged]
-    git.stage(rest)
+    rejoined = _rejoin_moved(git, [path for path in conflicted if path not in purged])
+    if rejoined:
+        git.run("rm", "--quiet", "--force", "--", *rejoined)
+        result.notes.append(f"merged edits into the moved memories: {_names(rejoined)}")
+    rest = [path for path in conflicted if path not in purged and path not in rejoined]
+    git.stage([*rest, *(counterpart(path) for path in rejoined)])
     left = ", ".join(rest) or "none"
     git.run(
         "commit",
@@ -127,6 +138,29 @@ def _settle_merge(git: Git, upstream: str, machine: str, result: SyncResult) -> 
         result.notes.append(f"deleted on one side, changed on the other; kept: {_names(revived)}")
     if len(revived) < len(rest):
         result.notes.append(f"conflicts kept with markers in {len(rest) - len(revived)} files")
+
+
+def _rejoin_moved(git: Git, paths: list[str]) -> list[str]:
+    """Edits of a memory the other side moved (between memories/ and archive/)
+    that git did not follow as a rename: merged into the moved file with the
+    memory merge driver. Returns the paths of the edited copies to delete."""
+    base_rev = git.run("merge-base", "HEAD", "MERGE_HEAD", check=False).stdout.strip()
+    candidates = [
+        path for path in paths
+        if path.startswith((f"{MEMORIES}/", f"{ARCHIVE}/")) and path.endswith(SUFFIX)
+        and (git.root / path).is_file() and (git.root / counterpart(path)).is_file()
+    ]  # fmt: skip
+    bases = git.committed_texts(candidates, rev=base_rev) if base_rev else {}
+    rejoined = []
+    for path in candidates:
+        if path not in bases or has_conflict_markers((git.root / path).read_text("utf-8")):
+            continue
+        with tempfile.TemporaryDirectory(prefix="vault-rejoin-") as folder:
+            base = Path(folder) / "base"
+            base.write_text(bases[path], encoding="utf-8")
+            merge_file(base, git.root / counterpart(path), git.root / path, path)
+        rejoined.append(path)
+    return rejoined
 
 
 def _purged(git: Git, paths: list[str]) -> list[str]:
@@ -159,7 +193,7 @@ def _carry(git: Git, vault: Vault, found: list[sync_carry.Carry], machine: str,
     if not found:
         return
     result.notes += sync_carry.apply(vault, found)
-    commit_changes(git, f"vault sync from {machine}: reinforcements carried", result.notes)
+    commit_changes(git, vault, machine, result.notes)
 
 
 def _push(git: Git, branch: str) -> bool:

@@ -34,7 +34,7 @@ def committable(root: Path, path: str) -> bool:
     full = root / path
     if full.is_symlink() or not full.is_file() or path.startswith(PRIVATE_FOLDERS):
         return False
-    meta = _meta(full)
+    meta = read_meta(full)
     return meta.get(PRIVATE) is not True and conflict_copy_of(full, meta) is None
 
 
@@ -44,10 +44,10 @@ def is_private(root: Path, path: str) -> bool:
         return True
     full = root / path
     is_memory = path.startswith((f"{MEMORIES}/", f"{ARCHIVE}/")) and path.endswith(SUFFIX)
-    return is_memory and full.is_file() and _meta(full).get(PRIVATE) is True
+    return is_memory and full.is_file() and read_meta(full).get(PRIVATE) is True
 
 
-def _meta(path: Path) -> dict[str, object]:
+def read_meta(path: Path) -> dict[str, object]:
     """The file's frontmatter, {} when it has none or it does not parse."""
     try:
         with path.open("rb") as handle:
@@ -72,3 +72,9 @@ def split(root: Path, paths: list[str]) -> tuple[list[str], list[str], list[str]
         else:
             (private if is_private(root, path) else left).append(path)
     return kept, private, left
+
+
+def counterpart(path: str) -> str:
+    """The same memory's path on the other side (memories/ <-> archive/)."""
+    top, _, rest = path.partition("/")
+    return f"{ARCHIVE if top == MEMORIES else MEMORIES}/{rest}"

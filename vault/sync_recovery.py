@@ -10,6 +10,7 @@ in one line and left alone. Runs under the vault's sync lock, before sync.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import time
 from collections.abc import Callable
@@ -93,11 +94,32 @@ def recover(
         path.unlink(missing_ok=True)
         notes.append(f"removed {path.relative_to(git.root)} left by an interrupted git")
     if unfinished:
-        git.run(unfinished, "--abort")
+        if not git.ok(unfinished, "--abort"):
+            _drop_broken(git, unfinished)
         notes.append(f"undid the {unfinished} an interrupted sync left, and synced again")
     if started:
         forget_started()
     return notes
+
+
+def _drop_broken(git: Git, operation: str) -> None:
+    """A rebase or merge killed while git wrote its own state cannot be aborted:
+    drop that state and go back to the branch (sync commits before it starts,
+    so nothing of the person's is in the work tree to lose)."""
+    if not git.ok(operation, "--quit"):
+        git_dir = git.git_dir()
+        for name in ("rebase-merge", "rebase-apply"):
+            shutil.rmtree(git_dir / name, ignore_errors=True)
+        (git_dir / "MERGE_HEAD").unlink(missing_ok=True)
+    if git.ok("symbolic-ref", "--quiet", "HEAD"):
+        return
+    branches = git.out("for-each-ref", "--format=%(refname:short)", "refs/heads").splitlines()
+    if len(branches) != 1:
+        raise GitError(
+            f"an interrupted git {operation} left {git.root} on no branch; "
+            "check out the branch you sync (git checkout BRANCH), then sync"
+        )
+    git.run("checkout", "--quiet", "--force", branches[0])
 
 
 def _leftovers(git: Git) -> list[Path]:

@@ -196,3 +196,11 @@ def test_the_driver_merges_changes_on_neighbouring_lines(tmp_path: Path) -> None
     assert merge_file(*paths, name="m.md")
     meta = parse(paths[1].read_text()).meta
     assert (meta["kind"], meta["topic"], meta["project"]) == ("decision", "ci", "web")
+
+
+def test_per_machine_counts_keep_each_machines_larger_count() -> None:
+    base = {"recalls_by_machine": {"laptop": 1}}
+    ours = {"recalls_by_machine": {"laptop": 2}}
+    theirs = {"recalls_by_machine": {"laptop": 1, "desktop": 1}}
+    merged = merge_rule_fields(base, ours, theirs)["recalls_by_machine"]
+    assert merged == {"laptop": 2, "desktop": 1}

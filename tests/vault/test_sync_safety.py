@@ -17,8 +17,9 @@ from vault.errors import MemoryNotFoundError
 from vault.git_repo import Git
 from vault.layout import Vault
 from vault.links import wikilink
+from vault.state import JsonState
 from vault.store import MemoryStore
-from vault.sync_exchange import STARTED
+from vault.sync_exchange import STARTED, SyncResult, _integrate, commit_changes
 
 MID = "2026-01-01-pytest-fixtures-ab12"
 SECRET_ID = "2026-01-01-staging-db-password-cd34"
@@ -220,3 +221,75 @@ def test_private_memories_are_never_pushed(clones: tuple[Vault, Vault], tmp_path
     assert MemoryStore(first).read(MID).extra["private"] is True  # still here
     MemoryStore(first).update(MID, lambda r: {"recalls": r.recalls + 1})
     assert _sync(first, "laptop").notes == []  # private is not "left out"
+
+
+def test_the_same_rise_on_two_machines_is_never_taken_as_one_change(
+    clones: tuple[Vault, Vault], tmp_path: Path
+) -> None:
+    """A recall rebased twice (its push refused once) can read byte for byte like
+    another machine's recall; git would then keep one without asking our driver."""
+    first, second = clones
+    third = Vault(tmp_path / "tablet")
+    ServiceContext.init_vault(third)
+    git_sync.init(third, str(tmp_path / "remote.git"), driver_command(), "tablet")
+
+    def recall(vault: Vault, hour: int) -> None:
+        when = T0.replace(hour=hour)
+        MemoryStore(vault).update(MID, lambda r: {"recalls": r.recalls + 1, "last_access": when})
+
+    recall(second, 15)
+    _sync(second, "desktop")
+    recall(first, 11)
+    recall(third, 12)
+    # The tablet commits and rebases onto the desktop's push; the laptop pushes first.
+    git = Git(third.root)
+    commit_changes(git, third, "tablet", [])
+    git.remote("fetch", "--quiet", "origin")
+    _integrate(git, JsonState(third.state_dir / "sync.json"), "main", "tablet", SyncResult())
+    _sync(first, "laptop")
+    git_sync.sync(third, driver_command(), "tablet", T0)  # rebases its rebased recall again
+    for vault, name in ((first, "laptop"), (second, "desktop")):
+        _sync(vault, name)
+    assert [MemoryStore(v).read(MID).recalls for v in (first, second, third)] == [3, 3, 3]
+
+
+def test_a_rebase_killed_while_git_wrote_its_own_state_is_dropped(
+    clones: tuple[Vault, Vault],
+) -> None:
+    """Killed between git's first and last write of .git/rebase-merge: `git rebase
+    --abort` itself fails there ("could not read .git/rebase-merge/onto")."""
+    first, _ = clones
+    MemoryStore(first).update(MID, lambda r: {"recalls": r.recalls + 1})
+    state = first.root / ".git" / "rebase-merge"
+    state.mkdir()
+    (state / "head-name").write_text("refs/heads/main\n")
+    (first.state_dir / "sync.json").write_text(f'{{"{STARTED}": "rebase"}}')
+    result = _sync(first, "laptop")
+    assert result.pushed
+    assert Git(first.root).operation_in_progress() == ""
+
+
+def test_an_edit_of_a_memory_moved_past_git_rename_detection_joins_the_moved_file(
+    clones: tuple[Vault, Vault],
+) -> None:
+    """A move that also rewrote most of the file is, to git, a deletion and a new
+    file: the other machine's edit must land in the moved file, not revive a copy."""
+    first, second = clones
+    body = "Prefer pytest fixtures.\n" + "Shared fixtures live in conftest.py files. " * 12
+    MemoryStore(first).move(MID, to_archive=True, mutate=lambda _: {
+        "merged_into": ["[[2026-01-09-a-much-longer-merged-memory-ff66]]"],
+        "tags": ["pytest", "fixtures", "conftest", "testing", "setup", "teardown"],
+        "topic": "testing-conventions-for-the-whole-codebase"})  # fmt: skip
+    archived = first.archive_dir / f"{MID}.md"
+    archived.write_text(archived.read_text().replace("Prefer pytest fixtures.\n", body))
+    MemoryStore(second).update(MID, lambda r: {"recalls": r.recalls + 2, "stability": 10.5})
+    _sync(first, "laptop")
+    result = _sync(second, "desktop")
+    assert result.conflicts == []
+    assert any("merged edits into the moved memories" in note for note in result.notes)
+    _sync(first, "laptop")
+    for vault in clones:
+        assert not (vault.memories_dir / f"{MID}.md").exists()
+        record = MemoryStore(vault).read(MID)
+        assert (record.archived, record.recalls, record.stability) == (True, 2, 10.5)
+        assert "conftest.py files" in record.body

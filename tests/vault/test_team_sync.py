@@ -19,3 +19,4 @@ def test_a_team_syncing_at_once_loses_nothing_and_keeps_private_memories_home(
     assert report.private_pushed == 0
     assert report.recalls_counted == report.reinforcements  # each once, merges included
     assert report.vaults_agree
+    assert (report.duplicates, report.moves_refused) == (0, 0)
