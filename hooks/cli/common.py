@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -47,42 +48,76 @@ class Context:
         settings = load_settings(vault.config_path, os.environ)
         clock: Clock = fixed_clock(now) if now else utc_now
         owned_elsewhere = vault.exists() and daemon_pid(vault.root) is not None
-        service = MemoryService(vault, settings, clock=clock, auto_sync=not owned_elsewhere)
+        service = MemoryService(
+            vault, settings, clock=clock, auto_sync=not owned_elsewhere, share_index_work=True
+        )
         service.require_vault()
         if not owned_elsewhere:  # else the daemon cleaned up when it started
             remove_orphan_temp_files(vault.root)
         return service
 
     def ask_daemon(
-        self, op: str, args: dict[str, Any], now: datetime | None, timeout: float = WRITE_TIMEOUT
+        self,
+        op: str,
+        args: dict[str, Any],
+        now: datetime | None,
+        timeout: float = WRITE_TIMEOUT,
+        idempotent: bool = False,
     ) -> tuple[bool, Any]:
         """(True, result) when the vault's daemon answered; (False, None) when none runs.
         A daemon that took the request but did not answer is an error: the work may
-        still happen there, so it is never repeated here."""
+        still happen there, so it is never repeated here. Unless the request is
+        `idempotent` (done at most once per its `request` id) and that daemon died:
+        then (False, None), and asking again returns what it did, or does it."""
         from hooks.daemon import client
 
         vault = self.vault
         if not vault.exists():
             return False, None
         request = {**args, "now": now.isoformat() if now else None}
+        asked = client.daemon_pid(vault.root) if idempotent else None
         try:
             return True, client.request(vault.root, op, request, timeout=timeout)
         except client.DaemonSlow as exc:
+            if idempotent and _daemon_gone(vault.root, asked):
+                return False, None  # it died holding the request: ask again
             raise CliError(f"{exc}; it may still finish (see `vault daemon status`)") from None
         except client.DaemonUnavailable:
             return False, None
         except client.DaemonError as exc:
             raise from_daemon(str(exc), exc.kind) from None
 
-    def call(self, op: str, args: dict[str, Any], now: datetime | None) -> Any:
+    def call(
+        self, op: str, args: dict[str, Any], now: datetime | None, idempotent: bool = False
+    ) -> Any:
         """Ask the warm daemon when one runs (it owns every index write, and no model
-        loads here), else do the same operation in this process."""
+        loads here), else do the same operation in this process. `idempotent`: the
+        request carries a `request` id (see `ask_daemon`)."""
         from hooks.daemon.ops import dispatch
 
-        answered, result = self.ask_daemon(op, args, now)
+        answered, result = self.ask_daemon(op, args, now, idempotent=idempotent)
         if answered:
             return result
+        if idempotent:  # a daemon started meanwhile owns the writes: it is asked first
+            answered, result = self.ask_daemon(op, args, now)
+            if answered:
+                return result
         return dispatch(self.service(now), op, {**args, "now": now.isoformat() if now else None})
+
+
+def _daemon_gone(root: Path, pid: int | None, within: float = 3.0) -> bool:
+    """Whether daemon `pid` is gone (a reset connection comes while it is still
+    exiting, so it is given a moment)."""
+    import time
+
+    from hooks.daemon.client import daemon_pid
+
+    deadline = time.monotonic() + within
+    while daemon_pid(root) == pid and pid is not None:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def _parse_now(_: click.Context, __: click.Parameter, value: str | None) -> datetime | None:

@@ -16,6 +16,7 @@ from typing import Any
 from memory.context import ServiceContext
 from memory.encode.redact import redact
 from memory.errors import RecallError
+from vault.clock import format_time, parse_time
 from vault.errors import VaultError
 from vault.frontmatter import FrontmatterError, parse
 from vault.ids import make_id, slugify, validate_id
@@ -39,10 +40,13 @@ def jot(
     salience: float = 1.0,
     created: datetime | None = None,
     salience_dims: dict[str, float] | None = None,
+    request: str = "",
 ) -> MemoryRecord:
     """A cheap episodic fragment (base stability 7 days). `created` is when it
     was said (a transcript's timestamp; never later than now); its strength
-    starts now either way. `seq` is its place in the session (0: none given)."""
+    starts now either way. `seq` is its place in the session (0: none given).
+    `request`: a caller's id for this jot (with its `created`): asked again, the
+    memory it wrote is returned and nothing is written twice."""
     service.require_vault()
     body = redact(_printable(text)).strip()
     if not body:
@@ -61,15 +65,32 @@ def jot(
     if salience_dims:
         meta["salience_dims"] = salience_dims
     for attempt in range(20):
-        memory_id = make_id(body, meta["created"], salt=str(attempt) if attempt else "")
+        salt = request + (str(attempt) if attempt else "")
+        memory_id = make_id(body, meta["created"], salt=salt)
         meta["id"] = memory_id
         try:
             path = service.store.create(memory_id, meta, body + "\n")
         except FileExistsError:
-            continue
+            done = _done_before(service, memory_id, body, meta["created"]) if request else None
+            if done is None:
+                continue
+            path = done.path
         service.on_files_changed([path])
         return service.store.read_path(path)
     raise RecallError("could not find a free id for this memory")
+
+
+def _done_before(
+    service: ServiceContext, memory_id: str, body: str, created: datetime
+) -> MemoryRecord | None:
+    """The memory an earlier try of the same request wrote at `memory_id` (the
+    id hashes the request: same text, same `created`), else None."""
+    try:
+        found = service.store.read(memory_id)
+    except VaultError:
+        return None
+    same = found.body.strip() == body and found.created == parse_time(format_time(created))
+    return found if same else None
 
 
 def ingest(
