@@ -19,7 +19,7 @@ from pathlib import Path
 from hooks.claude_code.config_dir import claude_dir, transcript_folders
 from hooks.claude_code.cursors import Cursors
 from hooks.claude_code.project import project_for
-from hooks.claude_code.transcript import STEP_BYTES, read_turns
+from hooks.claude_code.transcript import STEP_BYTES, STEP_TURNS, read_turns
 from memory.encode.capture import CaptureReport, capture, statements_from
 from memory.encode.extract import Statement
 from memory.encode.redact import redact
@@ -61,15 +61,28 @@ def capture_transcript(
 def capture_steps(
     service: MemoryService, transcript: Path, environ: Mapping[str, str], **given: str
 ) -> tuple[Callable[[], object], ...]:
-    """Enough bounded steps to capture `transcript` as it is now (the daemon
-    serves other requests in between); a step with nothing left does nothing."""
+    """Bounded steps to capture `transcript` as it is now (the daemon serves other
+    requests in between): one per STEP_BYTES / STEP_TURNS of it (a step ends at
+    whichever bound comes first); a step with nothing left only looks. What a
+    chatty transcript has beyond them, the next capture or sweep takes."""
     try:
         left = transcript.stat().st_size - cursor_offset(service, transcript)
     except OSError:
         return ()
-    count = 1 + max(0, left) // STEP_BYTES
-    return tuple(partial(capture_step, service, transcript, environ=environ, **given)
-                 for _ in range(count))  # fmt: skip
+    count = 1 + max(0, left) // (STEP_BYTES // STEP_TURNS)
+    step = partial(_step_if_behind, service, transcript, environ, given)
+    return (step,) * count
+
+
+def _step_if_behind(
+    service: MemoryService, transcript: Path, environ: Mapping[str, str], given: dict[str, str]
+) -> None:
+    try:
+        behind = transcript.stat().st_size > cursor_offset(service, transcript)
+    except OSError:
+        return
+    if behind:
+        capture_step(service, transcript, environ=environ, **given)
 
 
 def capture_step(
