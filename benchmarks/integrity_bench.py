@@ -97,9 +97,13 @@ def kills_section(work: Path, rounds: int) -> None:
         pid = client.daemon_pid(root)
         if pid is not None:
             os.kill(pid, signal.SIGKILL)
-        out, _ = jot.communicate(timeout=600)
+        out, err = jot.communicate(timeout=600)
         written = [p.stem for p in vault.memories_dir.glob("*.md") if text in p.read_text()]
-        once += jot.returncode == 0 and written == [out.strip()]
+        ok = jot.returncode == 0 and written == [out.strip()]
+        once += ok
+        if not ok:
+            print(f"round {n}: exit {jot.returncode}, printed {out.strip()!r}, files {written}, "
+                  f"stderr {err.strip()[-300:]!r}")  # fmt: skip
         prompt = {"prompt": "when does the rotation change?", "session_id": "k", "cwd": "/"}
         subprocess.run(
             [sys.executable, "-m", "hooks.claude_code.entry", "user-prompt-submit"],
@@ -155,6 +159,7 @@ def busy_section(work: Path, megabytes: float, prompts: int) -> None:
           f"{from_keywords} answered from keywords (daemon busy past the budget)")  # fmt: skip
     print(f"capture read {offset / 1e6:.1f} MB meanwhile; steps over 0.5 s: {len(steps)}, "
           f"longest {max(steps, default=0):.1f} s")  # fmt: skip
+    print("slow steps (s):", " ".join(f"{step:.1f}" for step in steps))
     print("issue bar: steps of 101-136 s; prompt p50 12.1 s")
 
 
