@@ -105,19 +105,31 @@ class Context:
         return dispatch(self.service(now), op, {**args, "now": now.isoformat() if now else None})
 
 
-def _daemon_gone(root: Path, pid: int | None, within: float = 3.0) -> bool:
-    """Whether daemon `pid` is gone (a reset connection comes while it is still
-    exiting, so it is given a moment)."""
+def _daemon_gone(root: Path, pid: int | None, within: float = 5.0) -> bool:
+    """Whether daemon `pid` is gone: its lock on the vault is free (let go when its
+    files close, before a killed process is reaped) or another daemon runs."""
+    import fcntl
+    import os
     import time
 
     from hooks.daemon.client import daemon_pid
+    from hooks.daemon.protocol import lock_path
 
     deadline = time.monotonic() + within
-    while daemon_pid(root) == pid and pid is not None:
-        if time.monotonic() > deadline:
-            return False
+    while True:
+        try:
+            fd = os.open(lock_path(root), os.O_RDWR | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return True
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True  # released when the descriptor closes, at once
+        except BlockingIOError:
+            if daemon_pid(root) not in (pid, None) or time.monotonic() > deadline:
+                return daemon_pid(root) not in (pid, None)
+        finally:
+            os.close(fd)
         time.sleep(0.05)
-    return True
 
 
 def _parse_now(_: click.Context, __: click.Parameter, value: str | None) -> datetime | None:
