@@ -12,7 +12,7 @@ export HF_HUB_OFFLINE := 1
 INSPECTOR := .tools/node_modules/.bin/mcp-inspector
 CLAUDE    := .tools/node_modules/.bin/claude
 
-.PHONY: install tools demo check test lint bench
+.PHONY: install tools demo check test lint bench mutation
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -49,3 +49,9 @@ check: lint test
 
 bench: $(STAMP)
 	$(PY) -m benchmarks.index_bench
+
+# Mutation testing (cosmic-ray) over the modules that guard data, privacy and the
+# session: kill rate per group against its target, and every survivor. Not part of
+# `make check` (it runs the covering tests once per mutant: tens of minutes).
+mutation: $(STAMP) $(CLAUDE)
+	$(PY) tools/mutation.py

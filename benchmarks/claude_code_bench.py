@@ -26,8 +26,8 @@ from pathlib import Path
 
 from benchmarks.hook_bench import RandomEmbedder
 from benchmarks.index_bench import pct, texts, write_vault
-from hooks.daemon import client
-from hooks.daemon.control import stop
+from hooks.client import client
+from hooks.client.control import stop
 from indexer.embedder import serving_embedder
 from indexer.index import VaultIndex
 from memory.service import MemoryService

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.index_bench import pct, texts, write_vault
-from hooks.daemon import client
-from hooks.daemon.control import stop
-from hooks.daemon.protocol import pid_path
+from hooks.client import client
+from hooks.client.control import stop
+from hooks.client.protocol import pid_path
 from indexer.embedder import DEFAULT_MODEL_NAME, SentenceTransformerEmbedder
 from indexer.index import VaultIndex
 from indexer.published import vectors_file

@@ -29,8 +29,8 @@ from pathlib import Path
 from benchmarks.busy_daemon import write_transcript
 from benchmarks.safety_checks import vault_cli
 from hooks.claude_code.prompt import BUSY_NOTE
-from hooks.daemon import client
-from hooks.daemon.control import stop
+from hooks.client import client
+from hooks.client.control import stop
 from memory.service import MemoryService
 from vault.layout import Vault
 

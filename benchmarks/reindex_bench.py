@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 
 from benchmarks.index_bench import pct, texts, write_vault
-from hooks.daemon import client
-from hooks.daemon.control import stop
+from hooks.client import client
+from hooks.client.control import stop
 from memory.service import MemoryService
 from vault.config import load_settings
 from vault.layout import Vault

@@ -139,9 +139,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13, help="for the kills' and fuzz's choices")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from indexer.minilm import MiniLMEmbedder
+    from indexer.embedder import bundled_encoder
 
-    embedder = MiniLMEmbedder()
+    embedder = bundled_encoder(threads=1)  # no thread pool: children fork
     with tempfile.TemporaryDirectory(prefix="safety-bench-") as tmp:
         for name in args.only.split(","):
             began = time.monotonic()

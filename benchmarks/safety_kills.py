@@ -5,7 +5,7 @@ any point, no temp file of ours left after the next start, `vault reindex
 
 The workers are forked from this process after it loaded the numpy encoder (the
 daemon's), so a kill lands in the work rather than in Python's start; each runs
-the daemon's operations (hooks.daemon.ops) on its own service, in a loop."""
+the daemon's operations (hooks.ops.table) on its own service, in a loop."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from benchmarks.safety_checks import (
     stop_daemon,
     vault_cli,
 )
-from hooks.daemon import client
+from hooks.client import client
 from vault.layout import Vault
 
 TRANSCRIPT = Path(__file__).parents[1] / "tests" / "fixtures" / "transcript_sample.jsonl"
@@ -73,7 +73,7 @@ def allow_transcripts(vault: Vault) -> Path:
 
 def _work(vault: Vault, target: str, round_no: int, embedder: Any, folder: Path) -> None:
     """The forked worker: the operation over and over until it is killed."""
-    from hooks.daemon.ops import dispatch
+    from hooks.ops.table import dispatch
     from indexer.index import VaultIndex
     from memory.service import MemoryService
     from vault.config import load_settings
@@ -180,10 +180,10 @@ def after_the_kills(vault: Vault, result: KillResult) -> None:
 def kill_rounds(vault: Vault, kills: int, daemon_share: float, seed: int = 13) -> KillResult:
     """`kills` SIGKILLs: a `daemon_share` of them to the daemon, the rest spread
     over jot, confirm, capture and reindex; every file checked after each."""
-    from indexer.minilm import MiniLMEmbedder
+    from indexer.embedder import bundled_encoder
 
     random.seed(seed)
-    embedder = MiniLMEmbedder()
+    embedder = bundled_encoder(threads=1)  # no thread pool: children fork
     embedder.encode(["warm up"])  # the weights load before the forks
     folder = allow_transcripts(vault)
     result, began = KillResult(), time.monotonic()

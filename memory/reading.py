@@ -4,13 +4,10 @@ archive, files with problems, the index)."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from indexer.catalog import ManifestRow
 from memory.consolidation.run import last_run
-from memory.consolidation.salience import learning
-from memory.context import ServiceContext
-from memory.lifecycle.factors import RecordFields, lifecycle_strength
+from memory.context import ServiceContext, listing
+from memory.lifecycle.salience import learning
+from memory.lifecycle_factors import RecordFields, lifecycle_strength
 from memory.results import Listing, Status
 from vault.ids import validate_id
 from vault.schema import TIERS, MemoryRecord
@@ -46,23 +43,6 @@ def list_memories(
     listings = [listing(service, r, now) for r in rows]
     listings.sort(key=lambda item: item.strength, reverse=True)
     return listings
-
-
-def listing(service: ServiceContext, row: ManifestRow, now: datetime) -> Listing:
-    body = " ".join(service.index.body(row.id).split())
-    return Listing(
-        id=row.id,
-        path=row.path,
-        tier=row.tier,
-        kind=row.kind,
-        topic=row.topic,
-        project=row.project,
-        archived=row.archived,
-        strength=service.strength_of(row, now),
-        stability=service.stability_of(row),
-        last_access=row.last_access,
-        preview=body[:100],
-    )
 
 
 def status(service: ServiceContext) -> Status:

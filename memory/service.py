@@ -5,15 +5,39 @@ one method per verb, each defined in the module of its family.
 
 from __future__ import annotations
 
+from indexer.index import VaultIndex
+from indexer.sync import SyncReport
 from memory import organising, reading
-from memory.consolidation import confidence, run as consolidation
+from memory.consolidation import run as consolidation
 from memory.context import ServiceContext
 from memory.encode import encoding
-from memory.lifecycle import access_stats as usage, forgetting, reinforcement
+from memory.encode.associate import Linker
+from memory.encode.filing import Filer
+from memory.lifecycle import access_stats as usage, confidence, forgetting, reinforcement
 from memory.recall import ranking as recalling
+from vault.clock import Clock, utc_now
+from vault.config import Settings
+from vault.layout import Vault
 
 
 class MemoryService(ServiceContext):
+    def __init__(
+        self,
+        vault: Vault,
+        settings: Settings,
+        clock: Clock = utc_now,
+        index: VaultIndex | None = None,
+        auto_sync: bool = True,
+        embed_on_write: bool = True,
+        share_index_work: bool = False,
+    ) -> None:
+        super().__init__(vault, settings, clock, index, auto_sync, embed_on_write, share_index_work)
+        self.linker = Linker(self.store, self.index, self.config)
+        self.filer = Filer(self.store, self.index, self.config)  # keeps its topic model warm
+
+    def organise(self, report: SyncReport) -> None:
+        organising.organise(self, self.linker, self.filer, report)
+
     # Encoding: a memory enters the vault.
     jot = encoding.jot
     ingest = encoding.ingest

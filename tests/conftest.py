@@ -19,6 +19,9 @@ from vault.config import load_settings
 from vault.layout import Vault
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# The bundled model's ONNX export (made once: ~30 s of CPU) is shared by every test
+# and every process a test starts, whatever HOME the test gives them.
+os.environ.setdefault("VAULT_MODEL_CACHE", str(Path(__file__).parent.parent / ".cache" / "models"))
 T0 = parse_time("2026-01-01T09:00:00Z")
 _MADE_BASETEMP = pytest.StashKey[str]()
 

@@ -87,3 +87,63 @@ def test_the_rules_see_a_real_violation(tmp_path: Path) -> None:
         n for n in ast.walk(ast.parse(sneaky.read_text())) if isinstance(n, ast.FunctionDef)
     ]
     assert (function.end_lineno or 0) - function.lineno + 1 > MAX_FUNCTION_LINES
+
+
+def room_of(module: str) -> str | None:
+    """The room a module belongs to: a sub-package of a layer (hooks.daemon,
+    memory.recall), or, for a module at the top of memory/ or hooks/ (the layers
+    made of rooms), the module itself; vault/ and indexer/ are one room each."""
+    parts = module.split(".")
+    if parts[0] not in LAYERS:
+        return None
+    if len(parts) > 1 and (ROOT / parts[0] / parts[1]).is_dir():
+        return ".".join(parts[:2])
+    top_module = len(parts) > 1 and (ROOT / parts[0] / f"{parts[1]}.py").is_file()
+    if parts[0] in ("memory", "hooks") and top_module:
+        return ".".join(parts[:2])
+    return parts[0]
+
+
+def room_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for package in LAYERS:
+        for path in modules(package):
+            source = room_of(".".join(path.relative_to(ROOT).with_suffix("").parts))
+            assert source is not None
+            targets = {room_of(name) for name in imported(path)} - {None, source}
+            graph.setdefault(source, set()).update(t for t in targets if t is not None)
+    return graph
+
+
+def cycles_in(graph: dict[str, set[str]]) -> list[str]:
+    """Each room's way back to itself, if any (a depth-first walk from every room)."""
+    cycles = []
+    for start in graph:
+        stack, seen = [(start, [start])], set()
+        while stack:
+            room, trail = stack.pop()
+            for following in graph.get(room, ()):
+                if following == start:
+                    cycles.append(" -> ".join([*trail, start]))
+                elif following not in seen:
+                    seen.add(following)
+                    stack.append((following, [*trail, following]))
+    return cycles
+
+
+def test_no_cycle_between_rooms_imports_inside_functions_included() -> None:
+    assert cycles_in(room_graph()) == []
+
+
+def test_the_walk_finds_a_cycle_when_there_is_one() -> None:
+    """Put back one edge the house removed (the client importing the Claude Code
+    room, as the daemon's op table once did): the walk must report it."""
+    graph = room_graph()
+    assert "hooks.client" in graph["hooks.claude_code"]
+    graph["hooks.client"] = graph.get("hooks.client", set()) | {"hooks.claude_code"}
+    assert "hooks.client -> hooks.claude_code -> hooks.client" in cycles_in(graph)
+
+
+def test_memory_top_holds_only_shared_bases_and_the_service() -> None:
+    top = sorted(p.stem for p in (ROOT / "memory").glob("*.py") if p.stem != "__init__")
+    assert len(top) <= 12, top

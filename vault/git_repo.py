@@ -20,6 +20,10 @@ class GitError(VaultError):
     """A git command failed; the message carries git's own words."""
 
 
+class RemoteError(GitError):
+    """The remote could not be reached, or refused us (fetch, push, ls-remote)."""
+
+
 class Git:
     def __init__(self, root: Path, environ: Mapping[str, str] | None = None) -> None:
         self.root = root
@@ -29,13 +33,14 @@ class Git:
         self.env = base
 
     def run(
-        self, *args: str, check: bool = True, timeout: float = LOCAL_TIMEOUT
+        self, *args: str, check: bool = True, timeout: float = LOCAL_TIMEOUT, stdin: str = ""
     ) -> subprocess.CompletedProcess[str]:
         try:
             result = subprocess.run(
                 ["git", *args],
                 cwd=self.root,
                 env=self.env,
+                input=stdin,
                 capture_output=True,
                 text=True,
                 timeout=timeout,
@@ -57,6 +62,43 @@ class Git:
 
     def ok(self, *args: str) -> bool:
         return self.run(*args, check=False).returncode == 0
+
+    def remote(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """A command that talks to `origin`; RemoteError in one line when it fails."""
+        result = self.run(*args, check=False, timeout=NETWORK_TIMEOUT)
+        if result.returncode != 0:
+            raise self.remote_failure(args[0], result.stderr)
+        return result
+
+    def remote_failure(self, command: str, stderr: str) -> RemoteError:
+        words = [line.strip() for line in stderr.splitlines() if line.strip()]
+        why = next((w for w in words if w.lower().startswith(("fatal", "error"))), "")
+        return RemoteError(
+            f"git {command} with the remote {self.remote_url() or 'origin'} failed: "
+            f"{(why or ' '.join(words) or 'no reason given')[:300]}; check the address "
+            "(`vault sync init REMOTE` sets it) and the network"
+        )
+
+    def stage(self, paths: list[str]) -> None:
+        """`git add` exactly these paths (added, changed or deleted)."""
+        self._on_paths(paths, "add", "--all")
+
+    def unstage(self, paths: list[str]) -> None:
+        if self.has_commits():
+            self._on_paths(paths, "reset", "--quiet")
+
+    def unstage_tracked(self, paths: list[str]) -> None:
+        """Stop tracking these files (the next commit deletes them there), keeping them here."""
+        self._on_paths(paths, "rm", "--cached", "--quiet", "--ignore-unmatch")
+
+    def _on_paths(self, paths: list[str], *command: str) -> None:
+        """Run `command` on exactly these paths, names taken literally (no globs)."""
+        if paths:
+            self.run("--literal-pathspecs", *command, "--pathspec-from-file=-",
+                     "--pathspec-file-nul", stdin="\0".join(paths))  # fmt: skip
+
+    def git_dir(self) -> Path:
+        return Path(self.out("rev-parse", "--absolute-git-dir"))
 
     # Queries -------------------------------------------------------------------
 
@@ -115,18 +157,15 @@ class Git:
         return int(self.out("rev-list", "--count", "HEAD")) if self.has_commits() else 0
 
     def dirty_paths(self) -> list[str]:
-        """Paths with uncommitted changes (ignored files left out)."""
-        lines = self.run("status", "--porcelain", "-z", "--untracked-files=all").stdout
-        entries = [entry for entry in lines.split("\0") if entry]
-        paths: list[str] = []
-        skip_next = False
-        for entry in entries:
-            if skip_next:  # the source path of a rename
-                skip_next = False
-                continue
-            paths.append(entry[3:])
-            skip_next = entry[0] in "RC"
-        return paths
+        """Paths with uncommitted changes, staged or not (ignored files left out)."""
+        lines = self.run(
+            "status", "--porcelain", "-z", "--untracked-files=all", "--no-renames"
+        ).stdout
+        return [entry[3:] for entry in lines.split("\0") if entry]
+
+    def staged_paths(self) -> list[str]:
+        listed = self.run("diff", "--cached", "--name-only", "--no-renames", "-z").stdout
+        return [path for path in listed.split("\0") if path]
 
     def changed_between(self, old: str, new: str) -> list[str]:
         if not old or old == new:
@@ -143,7 +182,7 @@ class Git:
 
     def operation_in_progress(self) -> str:
         """ "rebase" or "merge" when one was left unfinished, else ""."""
-        git_dir = Path(self.out("rev-parse", "--absolute-git-dir"))
+        git_dir = self.git_dir()
         if (git_dir / "rebase-merge").exists() or (git_dir / "rebase-apply").exists():
             return "rebase"
         return "merge" if (git_dir / "MERGE_HEAD").exists() else ""

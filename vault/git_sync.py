@@ -2,10 +2,12 @@
 repository (or adopts one) and registers our merge driver; `sync` commits,
 pulls with rebase and pushes; `status` says where things stand.
 
-The index, .state/ and lock files are ignored: each machine derives its own.
-A rebase that stops on a real conflict is aborted and redone as a merge whose
-conflicted files are committed with their markers, so sync never leaves the
-repository half-way; the marked files are reported until a person fixes them.
+The index, .state/ and lock files are ignored: each machine derives its own,
+and only memories, notes and sync's own files are committed. A rebase that
+stops on a real conflict is aborted and redone as a merge whose conflicted
+files are committed with their markers, so sync never leaves the repository
+half-way; the marked files are reported until a person fixes them. The steps
+are in vault/sync_exchange.py; recovery from a killed sync in sync_recovery.py.
 """
 
 from __future__ import annotations
@@ -19,28 +21,25 @@ from vault.atomic import atomic_write, file_lock
 from vault.clock import format_time
 from vault.config import default_config_text
 from vault.errors import VaultError
-from vault.git_repo import NETWORK_TIMEOUT, Git, GitError
+from vault.git_repo import Git
 from vault.layout import Vault
 from vault.state import JsonState
+from vault.sync_exchange import (
+    STARTED,
+    SyncResult as SyncResult,  # the result callers name here
+    commit_changes,
+    exchange,
+    mark_started,
+)
+from vault.sync_paths import PRIVATE_FOLDERS
+from vault.sync_recovery import recover, stale_locks
+from vault.tombstones import TOMBSTONES
 
 DRIVER = "memory-vault"
 START, END = "# memory-vault:start", "# memory-vault:end"
-IGNORED = (".index/", ".state/", "*.lock", ".*.tmp")
-ATTRIBUTES = (f"*.md merge={DRIVER}", "daily/*.md merge=union")  # daily logs only grow
-PUSH_ATTEMPTS = 3
-
-
-@dataclass
-class SyncResult:
-    committed: int = 0  # files in this machine's commit
-    pulled: list[str] = field(default_factory=list)  # files changed by what came in
-    pushed: bool = False
-    conflicts: list[str] = field(default_factory=list)  # files left with markers
-    remote: str = ""
-    notes: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+IGNORED = (".index/", ".state/", "*.lock", ".*.tmp", ".merge_file_*", *PRIVATE_FOLDERS)
+# daily logs and the purge list only grow
+ATTRIBUTES = (f"*.md merge={DRIVER}", "daily/*.md merge=union", f"{TOMBSTONES} merge=union")
 
 
 @dataclass
@@ -53,6 +52,8 @@ class SyncStatus:
     uncommitted: int = 0
     conflicts: list[str] = field(default_factory=list)
     last_sync: str = ""
+    stale_locks: list[str] = field(default_factory=list)  # left by a killed git
+    unfinished: str = ""  # a rebase or merge left half-way
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -129,7 +130,7 @@ def _adopt_remote(git: Git, vault: Vault) -> str:
     """A fresh local repository starts from the remote's history when it has
     one: local files stay, files only the remote has are written out, and a
     local config.toml that is still the default yields to the remote's."""
-    git.run("fetch", "--quiet", "origin", timeout=NETWORK_TIMEOUT)
+    git.remote("fetch", "--quiet", "origin")
     branch = git.remote_default_branch()
     if not branch or not git.remote_branch_exists(branch):
         return ""
@@ -146,20 +147,19 @@ def _adopt_remote(git: Git, vault: Vault) -> str:
 def sync(
     vault: Vault, driver_command: str, machine: str, now: datetime | None = None
 ) -> SyncResult:
-    """Commit every change, pull with rebase, push; under the vault's sync lock."""
+    """Commit every change, pull with rebase, push; under the vault's sync lock.
+    First picks up after a sync that was killed (vault/sync_recovery.py)."""
     git = _repository(vault)
     with file_lock(vault.index_dir / "locks" / "git-sync.lock"):
         configure(git, driver_command)
-        unfinished = git.operation_in_progress()
-        if unfinished:
-            raise VaultError(
-                f"a git {unfinished} is unfinished in {vault.root}: finish it "
-                f"(git {unfinished} --continue) or drop it (git {unfinished} --abort)"
-            )
+        state = _state(vault)
+        started = state.read().get(STARTED)
         result = SyncResult(remote=git.remote_url())
-        result.committed = _commit_all(git, f"vault sync from {machine}")
+        result.notes += recover(git, started if isinstance(started, str) else "",
+                                lambda: mark_started(state, ""))  # fmt: skip
+        result.committed = commit_changes(git, f"vault sync from {machine}", result.notes)
         if result.remote:
-            _exchange(git, result, machine)
+            exchange(git, vault, state, machine, result)
         result.conflicts = git.files_with_markers()
     if now is not None:
         _state(vault).update(
@@ -177,63 +177,6 @@ def _repository(vault: Vault) -> Git:
     return git
 
 
-def _commit_all(git: Git, message: str) -> int:
-    git.run("add", "--all")
-    staged = git.out("diff", "--cached", "--name-only").splitlines()
-    if staged:
-        git.run("commit", "--quiet", "--no-verify", "-m", f"{message}: {len(staged)} files")
-    return len(staged)
-
-
-def _exchange(git: Git, result: SyncResult, machine: str) -> None:
-    """Fetch, rebase onto the remote branch, push; again if someone pushed between."""
-    branch = git.branch()
-    before = git.head()
-    for _ in range(PUSH_ATTEMPTS):
-        git.run("fetch", "--quiet", "origin", timeout=NETWORK_TIMEOUT)
-        if git.remote_branch_exists(branch):
-            _integrate(git, branch, machine, result)
-        ahead, _ = git.ahead_behind(branch)
-        if not ahead or _push(git, branch):
-            result.pushed = bool(ahead)
-            break
-    else:
-        result.notes.append("the remote kept changing; pushed nothing (the next sync retries)")
-    result.pulled = [p for p in git.changed_between(before, git.head()) if p]
-
-
-def _integrate(git: Git, branch: str, machine: str, result: SyncResult) -> None:
-    upstream = f"origin/{branch}"
-    if git.ok("rebase", "--quiet", upstream):
-        return
-    unmerged = git.unmerged_paths()
-    git.run("rebase", "--abort", check=False)
-    if not unmerged:
-        raise GitError(f"git rebase onto {upstream} failed in {git.root}; run `git status` there")
-    if git.ok("merge", "--quiet", "--no-edit", upstream):
-        return
-    conflicted = git.unmerged_paths()
-    if not conflicted:
-        git.run("merge", "--abort", check=False)
-        raise GitError(f"git merge of {upstream} failed in {git.root}; run `git status` there")
-    git.run("add", "--all")
-    git.run("commit", "--quiet", "--no-verify", "-m",
-            f"vault sync from {machine}: conflicts left in {', '.join(conflicted)}")  # fmt: skip
-    result.notes.append(f"conflicts kept with markers in {len(conflicted)} files")
-
-
-def _push(git: Git, branch: str) -> bool:
-    pushed = git.run("push", "--quiet", "origin", f"HEAD:refs/heads/{branch}", check=False,
-                     timeout=NETWORK_TIMEOUT)  # fmt: skip
-    if pushed.returncode == 0:
-        git.run("branch", "--quiet", f"--set-upstream-to=origin/{branch}", check=False)
-        return True
-    words = pushed.stderr.lower()
-    if "rejected" in words or "fetch first" in words or "non-fast-forward" in words:
-        return False
-    raise GitError(f"git push failed in {git.root}: {pushed.stderr.strip()[:400]}")
-
-
 def status(vault: Vault, fetch: bool = False) -> SyncStatus:
     git = Git(vault.root)
     if not git.is_own_repo():
@@ -241,7 +184,7 @@ def status(vault: Vault, fetch: bool = False) -> SyncStatus:
     branch = git.branch()
     remote = git.remote_url()
     if fetch and remote:
-        git.run("fetch", "--quiet", "origin", timeout=NETWORK_TIMEOUT)
+        git.remote("fetch", "--quiet", "origin")
     ahead, behind = git.ahead_behind(branch) if remote else (0, 0)
     last = _state(vault).read().get("last_sync")
     return SyncStatus(
@@ -253,6 +196,8 @@ def status(vault: Vault, fetch: bool = False) -> SyncStatus:
         uncommitted=len(git.dirty_paths()),
         conflicts=git.files_with_markers(),
         last_sync=last if isinstance(last, str) else "",
+        stale_locks=[path.relative_to(vault.root).as_posix() for path in stale_locks(git)],
+        unfinished=git.operation_in_progress(),
     )
 
 

@@ -1,8 +1,9 @@
 """The git merge driver for memory files (`vault merge-driver %O %A %B %P`).
 
-The rule fields (vault/merge_rule.py) are merged first and written into all
-three versions, so those lines agree; `git merge-file` then merges what is
-left, the person's fields and the body, as git always would. The result goes
+The frontmatter is merged field by field first (vault/merge_rule.py) and the
+merged values are written into all three versions, so those lines agree;
+`git merge-file` then merges what is left, a field two people changed two
+ways and the body, as git always would. The result goes
 to the current version's file (%A); a real conflict stays there with markers.
 """
 
@@ -20,7 +21,7 @@ MARKER_SIZE = 7
 
 
 def merge_texts(base: str, ours: str, theirs: str) -> tuple[str, str, str]:
-    """The three versions with the rule fields set to their merged values
+    """The three versions with the fields set to their merged values
     (unchanged when a version's frontmatter cannot be read)."""
     metas = [_meta(text) for text in (base, ours, theirs)]
     base_meta, our_meta, their_meta = metas
@@ -74,7 +75,7 @@ def merge_file(
 
 
 def _normalised(versions: list[bytes]) -> list[bytes]:
-    """(base, ours, theirs) with the rule fields merged; untouched if not UTF-8."""
+    """(base, ours, theirs) with the fields merged; untouched if not UTF-8."""
     try:
         texts = [data.decode("utf-8") for data in versions]
     except UnicodeDecodeError:

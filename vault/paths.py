@@ -9,6 +9,7 @@ importing pathlib.
 from __future__ import annotations
 
 import os
+import sys
 
 TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
 if TYPE_CHECKING:
@@ -53,3 +54,17 @@ def resolve_vault_home(option: str | None, environ: Mapping[str, str]) -> Path:
     from pathlib import Path
 
     return Path(vault_home(option, environ))
+
+
+def model_cache_dir(environ: Mapping[str, str]) -> str:
+    """Where exported models are cached: $VAULT_MODEL_CACHE, else the user's cache
+    folder ($XDG_CACHE_HOME, ~/Library/Caches on macOS, ~/.cache)."""
+    if environ.get("VAULT_MODEL_CACHE"):
+        return _absolute(environ["VAULT_MODEL_CACHE"])
+    if environ.get("XDG_CACHE_HOME"):
+        base = environ["XDG_CACHE_HOME"]
+    elif sys.platform == "darwin":
+        base = os.path.join(_home(environ), "Library", "Caches")
+    else:
+        base = os.path.join(_home(environ), ".cache")
+    return os.path.join(_absolute(base), APP_NAME, "models")

@@ -8,17 +8,20 @@ by its mtime.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from vault.clock import parse_time
-from vault.errors import BrokenFileError, InvalidIdError
+from vault.errors import BrokenFileError, InvalidIdError, VaultError
 from vault.ids import validate_id
 
 TIERS = ("episodic", "semantic", "curated")
 DEFAULT_CONFIDENCE = 0.5  # unvalidated; `vault validate` moves it within 0.3-0.9 (seed 004)
+CONFIDENCE_RANGE = (0.3, 0.9)
 # Fields memory-vault writes, in the order a new file lists them.
 OWNED_FIELDS = (
     "id", "created", "last_access", "stability", "tier", "kind", "topic", "tags", "project",
@@ -27,10 +30,11 @@ OWNED_FIELDS = (
     # Consolidation (memory/consolidation): learned salience, validation, and the
     # links that make every merge, supersession, gist and pattern traceable both ways.
     "salience_dims", "confidence", "superseded_by", "supersedes", "merged_into", "merged_from",
-    "gist_of", "gist", "pattern_of",
+    "gist_of", "gist", "pattern_of", "damped_by",
 )  # fmt: skip
 LINK_FIELDS = (
     "superseded_by", "supersedes", "merged_into", "merged_from", "gist_of", "gist", "pattern_of",
+    "damped_by",
 )  # fmt: skip
 FILED_AUTO = "auto"  # `filed: auto`: the topic came from the classifier, not a person
 
@@ -68,6 +72,7 @@ class MemoryRecord:
     gist_of: tuple[str, ...] = ()  # on a gist: its archived full wording
     gist: tuple[str, ...] = ()  # on archived full wording: the gist that replaced it
     pattern_of: tuple[str, ...] = ()  # on a `pattern`: the memories it generalises
+    damped_by: tuple[str, ...] = ()  # the newer memories that updated it (interference)
 
 
 def _text(meta: dict[str, Any], key: str) -> str:
@@ -172,3 +177,21 @@ def to_record(
         salience_dims=_dims(meta, path),
         **{name: _strings(meta, name, path) for name in LINK_FIELDS},
     )
+
+
+COUNTS = ("recalls", "confirmations", "seq")
+
+
+def check_values(fields: Mapping[str, Any]) -> None:
+    """Refuse to write values no memory may hold (VaultError naming the field):
+    a number that is not finite (NaN, infinity), anywhere; a negative count;
+    a salience below 0; a stability that is not a positive number of days."""
+    for key, value in fields.items():
+        numbers = value.values() if isinstance(value, Mapping) else [value]
+        if any(isinstance(n, float) and not math.isfinite(n) for n in numbers):
+            raise VaultError(f"{key} must be a finite number, got {value}")
+        number = not isinstance(value, bool) and isinstance(value, (int, float))
+        if number and value < 0 and key in (*COUNTS, "salience"):
+            raise VaultError(f"{key} must not be negative, got {value}")
+        if key == "stability" and value is not None and (not number or value <= 0):
+            raise VaultError(f"stability must be a positive number of days, got {value!r}")

@@ -22,7 +22,7 @@ from vault.atomic import ChangedMeanwhile, atomic_write, file_lock, fsync_path
 from vault.conflicts import MARKERS_REASON, conflict_copy_of, copy_reason, has_conflict_markers
 from vault.errors import BrokenFileError, ConcurrentEditError, MemoryNotFoundError, VaultError
 from vault.layout import Vault, symlink_refused
-from vault.schema import MemoryRecord, default_tier, to_record
+from vault.schema import MemoryRecord, check_values, default_tier, to_record
 
 Mutation = Callable[[MemoryRecord], dict[str, Any]]
 _RETRIES = 8
@@ -68,6 +68,7 @@ class MemoryStore:
     def create(self, memory_id: str, meta: dict[str, Any], body: str) -> Path:
         """Write a new memory; raises FileExistsError if the id is taken (by a
         file or by a link: a link is never written through)."""
+        check_values(meta)
         path = self.vault.new_memory_path(memory_id)
         with file_lock(self.vault.lock_path(memory_id)):
             if os.path.lexists(path) or os.path.lexists(self.vault.archive_dir / path.name):
@@ -175,6 +176,7 @@ def _updated(
     with (its mtime), so a rewrite never moves it to "now"; a note without a
     `tier` gets the one it was read with when the fields we add would change
     what `default_tier` says (a curated note never turns episodic)."""
+    check_values(changes)
     pinned: dict[str, Any] = {} if parsed.meta.get("created") else {"created": record.created}
     if not parsed.meta.get("tier") and default_tier({**parsed.meta, **changes}) != record.tier:
         pinned["tier"] = record.tier

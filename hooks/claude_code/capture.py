@@ -23,7 +23,8 @@ from hooks.claude_code.transcript import STEP_BYTES, STEP_TURNS, read_turns
 from memory.encode.capture import CaptureReport, capture, statements_from
 from memory.encode.extract import Statement
 from memory.encode.redact import redact
-from memory.lifecycle.maintenance import prune_if_due
+from memory.encode.turn_text import opted_out
+from memory.maintenance import prune_if_due
 from memory.service import MemoryService
 from vault.atomic import file_lock
 from vault.clock import format_time
@@ -106,7 +107,8 @@ def capture_step(
         session = redact(session or next((t.session for t in turns if t.session), resolved.stem))
         cwd = next((t.cwd for t in turns if t.cwd), "")
         project = redact(project or project_for(service.settings["project_override"], cwd))
-        pairs = [(t.role, redact(t.text)) for t in turns]  # before any sentence is split
+        # Opted-out turns are dropped whole before redaction would remove their tags.
+        pairs = [(t.role, "" if opted_out(t.text) else redact(t.text)) for t in turns]
         statements = _statements(service, pairs, [t.timestamp for t in turns])
         first_seq = last_seq + 1  # transcript order, across runs
         report = capture(service, statements, session, project, first_seq=first_seq)

@@ -72,7 +72,7 @@ def remember_shown(root: Path, session: str, ids: list[str]) -> None:
 
 
 def confirm(root: Path, ids: list[str], environ: Mapping[str, str]) -> None:
-    from hooks.daemon import client
+    from hooks.client import client
 
     for memory_id in ids:
         try:

@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from hooks.claude_code.install import END, START
-from memory.importers.core import ImportItem
+from memory.importers.core import Found, ImportItem
+from memory.importers.files import ImportSourceError, read_text, source_folder
 from vault import frontmatter
 from vault.clock import parse_time
 from vault.ids import slugify
+from vault.store import MAX_MEMORY_BYTES
 
 AUTO_SOURCE, CLAUDE_MD_SOURCE = "claude-auto-memory", "claude-md"
 KINDS = {"user": "preference", "feedback": "preference", "project": "fact", "reference": "fact"}
@@ -33,31 +35,39 @@ _PROCEDURE = re.compile(
 _FACT = re.compile(r"gotcha|architecture|overview|context|about|structure|stack|layout", re.I)
 
 
-def auto_memory_items(
-    claude_dir: Path, resolve_project: Callable[[Path], str]
-) -> tuple[list[ImportItem], list[str]]:
-    """Every project's auto-memory files; notes name the folders whose project
-    could not be found on this machine (imported without a project)."""
-    items: list[ImportItem] = []
-    notes: list[str] = []
+def auto_memory_items(claude_dir: Path, resolve_project: Callable[[Path], str]) -> Found:
+    """Every project's auto-memory files, read only inside `claude_dir` (a link
+    out of it is an error, as is a file that is not UTF-8 text or larger than a
+    memory may be); notes name the folders whose project could not be found on
+    this machine (imported without a project)."""
+    source_folder(claude_dir)
+    found = Found()
     for folder in sorted((claude_dir / "projects").glob("*/memory")):
         root = decode_project_folder(folder.parent.name)
         project = resolve_project(root) if root else ""
         if root is None:
-            notes.append(f"{folder}: no folder on this machine matches; imported without project")
+            found.notes.append(
+                f"{folder}: no folder on this machine matches; imported without project"
+            )
         for path in sorted(folder.glob("*.md")):
-            if path.name != "MEMORY.md":
-                item = _auto_item(path, folder.parent.name, project)
-                if item is not None:
-                    items.append(item)
-    return items, notes
+            if path.name == "MEMORY.md":
+                continue
+            try:
+                item = _auto_item(path, claude_dir, folder.parent.name, project)
+            except ImportSourceError as exc:
+                found.errors.append(str(exc))
+                continue
+            if item is not None:
+                found.items.append(item)
+    return found
 
 
-def _auto_item(path: Path, folder: str, project: str) -> ImportItem | None:
+def _auto_item(path: Path, claude_dir: Path, folder: str, project: str) -> ImportItem | None:
+    text = read_text(path, claude_dir, MAX_MEMORY_BYTES)
     try:
-        parsed = frontmatter.parse(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, frontmatter.FrontmatterError):
-        return None
+        parsed = frontmatter.parse(text)
+    except frontmatter.FrontmatterError as exc:
+        raise ImportSourceError(f"{path}: {exc}") from None
     meta = parsed.meta
     nested = meta.get("metadata")
     fields: dict[str, Any] = dict(nested) if isinstance(nested, dict) else {}
@@ -93,9 +103,10 @@ def _time(value: object) -> datetime | None:
         return None
 
 
-def claude_md_items(path: Path, project: str) -> list[ImportItem]:
-    """One curated memory per section of a CLAUDE.md."""
-    text = _COMMENT.sub("", _without_our_block(path.read_text(encoding="utf-8")))
+def claude_md_items(path: Path, project: str, folder: Path | None = None) -> list[ImportItem]:
+    """One curated memory per section of a CLAUDE.md (inside `folder` when given);
+    ImportSourceError when it cannot be read as text."""
+    text = _COMMENT.sub("", _without_our_block(read_text(path, folder)))
     modified = datetime.fromtimestamp(path.stat().st_mtime, UTC).replace(microsecond=0)
     items = []
     for heading, body in sections(text):

@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 import time
 
-from hooks.daemon import client
-from hooks.daemon.protocol import MAX_PROMPT_CHARS
+from hooks.client import client
+from hooks.client.protocol import MAX_PROMPT_CHARS
 from vault.config import Settings, load_settings
 from vault.paths import vault_home
 

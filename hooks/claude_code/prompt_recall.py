@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from hooks.claude_code.context_text import render_recall
-from hooks.daemon.protocol import MAX_PROMPT_CHARS
+from hooks.client.protocol import MAX_PROMPT_CHARS
 from memory.recall.ranking import RecallOptions
 from memory.results import Associative
 from memory.service import MemoryService

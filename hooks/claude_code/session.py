@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from hooks.claude_code.project import fits, project_for
-from hooks.daemon import client
+from hooks.client import client
 from vault.config import load_settings
 from vault.paths import resolve_vault_home
 
@@ -113,6 +113,10 @@ def session_start(environ: Mapping[str, str] = os.environ) -> None:
     root = _vault_root(environ)
     if event is None or root is None:
         return
+    from hooks.client.control import replace_other_version
+    from vault.layout import Vault
+
+    replace_other_version(Vault(root), timeout=5.0)  # one left running by an older install
     sweep_args = {"claude_config_dir": str(claude_dir(environ)), "now": environ.get("VAULT_NOW")}
     _background(root, "sweep", sweep_args, ["sweep"])
     cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from hooks.daemon import client
+from hooks.client import client
 from vault.config import load_settings
 from vault.paths import vault_home
 

@@ -41,7 +41,7 @@ class Context:
     def service(self, now: datetime | None = None) -> MemoryService:
         """A service in this process. It reads; it syncs the index before reading only
         when no daemon runs (a running daemon owns every index write)."""
-        from hooks.daemon.client import daemon_pid
+        from hooks.client.client import daemon_pid
         from memory.service import MemoryService
 
         vault = self.vault
@@ -69,7 +69,7 @@ class Context:
         still happen there, so it is never repeated here. Unless the request is
         `idempotent` (done at most once per its `request` id) and that daemon died:
         then (False, None), and asking again returns what it did, or does it."""
-        from hooks.daemon import client
+        from hooks.client import client
 
         vault = self.vault
         if not vault.exists():
@@ -93,7 +93,7 @@ class Context:
         """Ask the warm daemon when one runs (it owns every index write, and no model
         loads here), else do the same operation in this process. `idempotent`: the
         request carries a `request` id (see `ask_daemon`)."""
-        from hooks.daemon.ops import dispatch
+        from hooks.ops.table import dispatch
 
         answered, result = self.ask_daemon(op, args, now, idempotent=idempotent)
         if answered:
@@ -112,8 +112,8 @@ def _daemon_gone(root: Path, pid: int | None, within: float = 5.0) -> bool:
     import os
     import time
 
-    from hooks.daemon.client import daemon_pid
-    from hooks.daemon.protocol import lock_path
+    from hooks.client.client import daemon_pid
+    from hooks.client.protocol import lock_path
 
     deadline = time.monotonic() + within
     while True:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from hooks.daemon.protocol import error_line
+from hooks.client.protocol import UnsafeSocketFolder, error_line
 from indexer.errors import (
     CorruptIndexError,
     IndexBusyError,
@@ -50,6 +50,8 @@ class DaemonDown(CliError):
 
 def to_cli_error(exc: Exception) -> click.ClickException:
     message = error_line(exc)
+    if isinstance(exc, UnsafeSocketFolder):
+        return DaemonDown(message)
     if isinstance(exc, (InvalidIdError, RefusedSourceError)):
         return BadArgument(message)
     if isinstance(exc, (MemoryNotFoundError, RecallError)):

@@ -21,7 +21,7 @@ def reindex(context: Context, full: bool, check: bool, stats: bool) -> None:
 
     Example: vault reindex --full
     """
-    from hooks.daemon.ops import reindexed
+    from hooks.ops.table import reindexed
 
     if check:
         index = context.service().index  # reads the published index; writes nothing

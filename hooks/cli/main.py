@@ -18,6 +18,7 @@ from hooks.cli import (
     compaction,
     consolidation,
     demo,
+    doctor,
     index,
     memories,
     notes,
@@ -40,6 +41,32 @@ class VaultGroup(click.Group):
             return super().invoke(ctx)
         except HANDLED as exc:
             raise to_cli_error(exc) from exc
+        except click.UsageError as exc:
+            raise without_secrets(exc) from None
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:  # fmt: skip
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise without_secrets(exc) from None
+
+
+def without_secrets(error: click.UsageError) -> click.UsageError:
+    """A usage error that never echoes a secret given where an option was
+    expected (`vault jot "-----BEGIN RSA PRIVATE KEY-----..."`): its message
+    redacted, with the way to give such text."""
+    from memory.encode.redact import redact
+
+    message = redact(error.format_message())
+    if isinstance(error, click.NoSuchOption) and any(c.isspace() for c in error.option_name):
+        command = error.ctx.command_path if error.ctx else "vault jot"
+        message = (
+            f"{message.rstrip('.')}; text that starts with '-' goes after --: {command} -- TEXT"
+        )
+    return click.UsageError(message, error.ctx)
 
 
 @click.group(cls=VaultGroup)
@@ -70,6 +97,7 @@ COMMANDS: tuple[click.Command, ...] = (
     *(servers.serve, servers.daemon, servers.mcp),
     bench.bench,
     demo.demo,
+    doctor.doctor,
     *(sync.sync, sync.merge_driver),
     *(transfer.import_, transfer.export),
     *(notes.daily, notes.weekly, notes.monthly, notes.quarterly, notes.yearly, notes.periodic),

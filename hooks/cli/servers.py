@@ -35,20 +35,52 @@ def serve(context: Context, idle: float | None) -> None:
 
 
 @click.command()
-@click.argument("action", type=click.Choice(["status", "stop", "restart", "start"]))
+@click.argument(
+    "action",
+    type=click.Choice(
+        ["status", "stop", "restart", "start", "install-service", "uninstall-service"]
+    ),
+)
 @json_option
 @pass_context
 def daemon(context: Context, action: str, as_json: bool) -> None:
-    """Show, start, stop or restart the warm daemon.
+    """Show, start, stop or restart the warm daemon; or make it a user service that
+    starts at login (systemd user unit or launchd agent; hooks start it on demand
+    without one).
 
     Example: vault daemon status
     """
-    from hooks.daemon import control
+    if action.endswith("-service"):
+        click.echo(_service(context, install=action == "install-service"))
+        return
+    from hooks.client import control
 
     result = control.act(context.vault, action)
     emit(result) if as_json else click.echo(control.describe(result))
     if action == "status" and not result.get("running"):
         raise DaemonDown("no daemon is running for this vault")
+
+
+def _service(context: Context, install: bool) -> str:
+    import subprocess
+    import sys
+    from collections.abc import Sequence
+    from pathlib import Path
+
+    from hooks.daemon import service_unit as units
+
+    vault = context.vault
+    if not vault.exists():
+        raise CliError(f"no vault at {vault.root}; run `vault init` first")
+    unit = units.service_unit(vault.root, Path(sys.executable), os.environ, sys.platform)
+
+    def run(command: Sequence[str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(list(command), capture_output=True, text=True, timeout=60)
+
+    try:
+        return units.install(unit, run) if install else units.uninstall(unit, run)
+    except units.ServiceError as exc:
+        raise CliError(str(exc)) from None
 
 
 @click.command()

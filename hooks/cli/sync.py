@@ -3,16 +3,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
 import click
 
 from hooks.cli.common import Context, emit, json_option, now_option, pass_context
-from hooks.cli.errors import VaultInvalid
+from hooks.cli.errors import CliError, VaultInvalid
 from hooks.daemon.auto_sync import driver_command, machine
 from vault import git_sync
 from vault.clock import utc_now
+from vault.git_repo import GitError
 from vault.layout import Vault
 
 
@@ -21,6 +24,16 @@ def _existing_vault(context: Context) -> Vault:
     if not vault.exists():
         raise VaultInvalid(f"no vault at {vault.root}; run `vault init` first")
     return vault
+
+
+@contextmanager
+def _git_errors() -> Iterator[None]:
+    """git failing (the remote unreachable, another git busy) is not an invalid
+    vault: one line and exit 1."""
+    try:
+        yield
+    except GitError as exc:
+        raise CliError(str(exc)) from None
 
 
 @click.group(name="sync", invoke_without_command=True)
@@ -41,7 +54,8 @@ def sync(ctx: click.Context, no_index: bool, as_json: bool, now: datetime | None
     context = ctx.find_object(Context)
     assert context is not None
     vault = _existing_vault(context)
-    result = git_sync.sync(vault, driver_command(), machine(), now or utc_now())
+    with _git_errors():
+        result = git_sync.sync(vault, driver_command(), machine(), now or utc_now())
     index_line = ""
     if result.pulled and not no_index:
         index_line = str(context.call("sync", {}, now))
@@ -72,13 +86,19 @@ def init(context: Context, remote: str) -> None:
     """Make the vault a git repository (or adopt the one it is) and sync it.
 
     REMOTE is any git URL or path (a bare repository, GitHub, a server). On a
-    second machine, the same command takes in what the remote already holds.
+    second machine, the same command creates the vault if there is none and
+    takes in what the remote already holds.
 
     Example: vault sync init git@github.com:me/memories.git
     """
-    vault = _existing_vault(context)
-    for line in git_sync.init(vault, remote, driver_command(), machine()):
-        click.echo(line)
+    from memory.service import MemoryService
+
+    vault = context.vault
+    if MemoryService.init_vault(vault):
+        click.echo(f"created a vault at {vault.root}")
+    with _git_errors():
+        for line in git_sync.init(vault, remote, driver_command(), machine()):
+            click.echo(line)
 
 
 @sync.command(name="status")
@@ -90,7 +110,8 @@ def status(context: Context, fetch: bool, as_json: bool) -> None:
 
     Example: vault sync status --fetch
     """
-    state = git_sync.status(_existing_vault(context), fetch)
+    with _git_errors():
+        state = git_sync.status(_existing_vault(context), fetch)
     if as_json:
         emit(state.to_dict())
         return
@@ -101,6 +122,10 @@ def status(context: Context, fetch: bool, as_json: bool) -> None:
     click.echo(f"Ahead {state.ahead}, behind {state.behind}, uncommitted files {state.uncommitted}")
     click.echo(f"Last sync: {state.last_sync or 'never'}")
     click.echo(f"Files with conflicts: {len(state.conflicts) or 'none'}")
+    for lock in state.stale_locks:
+        click.echo(f"Stale git lock: {lock}, left by an interrupted git (`vault sync` removes it)")
+    if state.unfinished:
+        click.echo(f"Unfinished git {state.unfinished} (`vault sync` undoes one it started)")
     _warn([], state.conflicts)
 
 

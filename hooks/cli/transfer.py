@@ -14,7 +14,8 @@ import click
 
 from hooks.cli.common import Context, emit, json_option, now_option, pass_context
 from hooks.cli.errors import CliError
-from memory.importers.core import Importer, ImportItem
+from memory.importers.core import Found, Importer
+from memory.importers.files import ImportSourceError
 
 EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 EXISTING_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
@@ -29,34 +30,44 @@ class Sources:
     hx: Path | None = None
     project_dirs: tuple[Path, ...] = ()
     zone: str = ""
-    items: list[ImportItem] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    found: Found = field(default_factory=Found)
 
     def collect(self) -> None:
+        """Every source's items; a source that cannot be read at all (its file or
+        folder refused, its config broken) stops the run with one line."""
+        try:
+            self._collect()
+        except ImportSourceError as exc:
+            raise CliError(str(exc)) from None
+
+    def _collect(self) -> None:
         from hooks.claude_code import memory_import
         from hooks.claude_code.config_dir import claude_dir
         from memory.importers import engram, hx, jsonl
+        from memory.importers.files import read_text
 
         if self.jsonl is not None:
-            self._add(jsonl.read_lines(self.jsonl.read_text(encoding="utf-8"), _project_of))
+            items, errors = jsonl.read_lines(read_text(self.jsonl), _project_of)
+            self.found.add(Found(items, errors=errors))
         if self.claude_code:
             folder = claude_dir(os.environ)
-            self._add(memory_import.auto_memory_items(folder, _project_of_path))
-            if (folder / "CLAUDE.md").is_file():
-                self.items += memory_import.claude_md_items(folder / "CLAUDE.md", "")
+            self.found.add(memory_import.auto_memory_items(folder, _project_of_path))
+            if (folder / "CLAUDE.md").exists():
+                self._claude_md(folder / "CLAUDE.md", "", folder)
         for path in self.claude_md:
-            self.items += memory_import.claude_md_items(path.absolute(), _project_of(path))
+            self._claude_md(path.absolute(), _project_of(path), None)
         if self.engram is not None:
-            self._add(engram.read_engram(self.engram, self.project_dirs, _project_of_path))
+            self.found.add(engram.read_engram(self.engram, self.project_dirs, _project_of_path))
         if self.hx is not None:
-            self._add(hx.read_hx(self.hx, _zone(self.zone)))
+            self.found.add(hx.read_hx(self.hx, _zone(self.zone)))
 
-    def _add(self, found: tuple[list[ImportItem], list[str]]) -> None:
-        items, messages = found
-        self.items += items
-        # Lines that break the JSONL format are errors; elsewhere they are notes.
-        (self.errors if self.jsonl is not None else self.notes).extend(messages)
+    def _claude_md(self, path: Path, project: str, folder: Path | None) -> None:
+        from hooks.claude_code import memory_import
+
+        try:
+            self.found.items += memory_import.claude_md_items(path, project, folder)
+        except ImportSourceError as exc:
+            self.found.errors.append(str(exc))
 
 
 def _project_of_path(path: Path) -> str:
@@ -127,22 +138,23 @@ def import_(context: Context, jsonl: Path | None, claude_code: bool, claude_md: 
     if not (jsonl or claude_code or claude_md or engram or hx):
         raise click.UsageError("name a source: --jsonl, --claude-code, --claude-md, --engram, --hx")
     sources.collect()
-    if strict and sources.errors:
-        raise CliError(
-            f"{sources.errors[0]} ({len(sources.errors)} lines invalid; nothing imported)"
-        )
+    found = sources.found
+    if strict and found.errors:
+        raise CliError(f"{found.errors[0]} ({len(found.errors)} invalid; nothing imported)")
     service = context.service(now)
-    report = Importer(service.vault, service.config, service.clock).run(sources.items, dry_run)
-    report.errors[:0] = sources.errors
+    report = Importer(service.vault, service.config, service.clock).run(found.items, dry_run)
+    report.errors[:0] = found.errors
     index = (
         "" if dry_run or not (report.created or report.updated) else context.call("sync", {}, now)
     )
     if as_json:
-        emit({**report.to_dict(), "notes": sources.notes, "index": index, "dry_run": dry_run})
+        emit({**report.to_dict(), "notes": found.notes, "index": index, "dry_run": dry_run})
     else:
         click.echo(("Would import: " if dry_run else "Imported: ") + report.summary())
-        for line in sources.notes + report.errors:
+        for line in found.notes:
             click.echo(f"note: {line}", err=True)
+        for line in report.errors:
+            click.echo(f"error: {line}", err=True)
     if report.errors:
         raise click.exceptions.Exit(1)
 

@@ -94,6 +94,8 @@ class AutoSync:
                 return None
             result = git_sync.sync(self.vault, driver_command(), machine(), self.clock())
             log.info("automatic sync: %s", git_sync.describe(result))
+            for note in result.notes:
+                log.info("automatic sync: %s", note)
             return result
         except VaultError as exc:
             log.warning("automatic sync failed: %s", exc)

@@ -9,7 +9,7 @@ import logging
 import logging.handlers
 from pathlib import Path
 
-from hooks.daemon.protocol import log_path, private_dir
+from hooks.client.protocol import log_path, private_dir
 from vault.atomic import remove_orphan_temp_files
 
 

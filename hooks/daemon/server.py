@@ -15,7 +15,6 @@ import collections
 import contextlib
 import fcntl
 import logging
-import logging.handlers
 import os
 import signal
 import socket
@@ -23,10 +22,7 @@ import threading
 import time
 from typing import Any
 
-from hooks.daemon.auto_sync import AutoSync
-from hooks.daemon.ops import EXPECTED_ERRORS, UNLOCKED_OPS, dispatch_reply
-from hooks.daemon.process import clean_temp_files, release_free_memory, rss_bytes, setup_logging
-from hooks.daemon.protocol import (
+from hooks.client.protocol import (
     RAW_REPLY_OPS,
     ProtocolError,
     decode,
@@ -41,7 +37,11 @@ from hooks.daemon.protocol import (
     socket_path,
     starting_path,
 )
-from hooks.daemon.requests import Reply, Step
+from hooks.daemon.auto_sync import AutoSync
+from hooks.daemon.process import clean_temp_files, release_free_memory, rss_bytes, setup_logging
+from hooks.ops.requests import Reply, Step
+from hooks.ops.table import EXPECTED_ERRORS, UNLOCKED_OPS, dispatch_reply
+from hooks.version import installed_version
 from indexer.embedder import serving_embedder
 from indexer.index import VaultIndex
 from indexer.watch import Changes, VaultWatcher
@@ -76,7 +76,7 @@ class Daemon:
         self.service = MemoryService(
             vault, settings, auto_sync=False, embed_on_write=True, index=index
         )
-        self.started = time.time()
+        self.started, self.version = time.time(), installed_version()  # the code it runs
         self.ready_seconds: float | None = None  # from start to ready to answer
         self.last_request = time.monotonic()
         self.requests = 0
@@ -354,6 +354,7 @@ class Daemon:
     def describe(self) -> dict[str, Any]:
         basics = {
             "pid": os.getpid(),
+            "version": self.version,
             "vault": str(self.vault.root),
             "uptime_seconds": round(time.time() - self.started, 1),
             "ready": self._ready.is_set() and not self._failure,

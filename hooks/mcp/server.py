@@ -18,11 +18,11 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
-from hooks.daemon import client
-from hooks.daemon.ops import EXPECTED_ERRORS, dispatch
-from hooks.daemon.protocol import error_line
+from hooks.client import client
+from hooks.client.protocol import error_line
 from hooks.mcp.agent_source import agent_source
 from hooks.mcp.note_tools import add_note_tools
+from hooks.ops.table import EXPECTED_ERRORS, dispatch
 from memory.service import MemoryService
 from vault.config import load_settings
 from vault.layout import Vault

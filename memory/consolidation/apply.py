@@ -17,7 +17,7 @@ from memory.config import MemoryConfig
 from memory.consolidation.files import JournaledFiles, StaleMemory
 from memory.consolidation.journal import exists_in_vault
 from memory.consolidation.plan import Action, Gist, Merge, Pattern, Supersede
-from memory.lifecycle.decay import effective_stability
+from memory.decay import effective_stability
 from vault import frontmatter
 from vault.errors import VaultError
 from vault.ids import make_id

@@ -2,7 +2,9 @@
 (the supersession rule of relations.py, over the new memory's nearest
 neighbours), the older one's salience is damped at once (x0.7 by default),
 so it fades faster before consolidation retires it. Each (older, newer) pair
-damps once: .state/interference.json remembers the pairs, across reindexing.
+damps once on every machine: the older memory's `damped_by` lists the newer
+ones (synced with it, merged as a list), so a machine that pulls both never
+damps again. .state/interference.json holds pairs damped before that field.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from indexer.index import Candidate
 from memory.consolidation.relations import Item, supersedes
 from memory.consolidation.text import analyse
 from memory.context import ServiceContext
-from vault.clock import format_time
+from vault.links import link_targets, wikilink
 from vault.schema import MemoryRecord
 from vault.state import JsonState
 
@@ -52,10 +54,9 @@ def updates_of_text(
 
 
 def interfere(service: ServiceContext, memory_ids: list[str]) -> dict[str, list[str]]:
-    """Damp the salience of every older memory the new ones update; returns
-    new id -> the older ids damped now."""
-    state = JsonState(service.vault.state_dir / "interference.json")
-    seen = state.read()
+    """Damp the salience of every older memory the new ones update, once per pair;
+    returns new id -> the older ids damped now."""
+    legacy = JsonState(service.vault.state_dir / "interference.json").read()
     factor = float(service.settings["interference_factor"])
     damped: dict[str, list[str]] = {}
     paths = []
@@ -68,19 +69,33 @@ def interfere(service: ServiceContext, memory_ids: list[str]) -> dict[str, list[
         rows = service.index.rows_for(other for other, _ in found)
         pairs = [(rows[other], cosine) for other, cosine in found if other in rows]
         for older, _ in updates(service, new, pairs):
-            if f"{older}|{memory_id}" in seen:
+            if f"{older}|{memory_id}" in legacy:
                 continue
-            paths.append(_damp(service, older, factor).path)
-            damped.setdefault(memory_id, []).append(older)
-            seen[f"{older}|{memory_id}"] = format_time(service.clock())
+            record = _damp(service, older, memory_id, factor)
+            if record is not None:
+                paths.append(record.path)
+                damped.setdefault(memory_id, []).append(older)
     if paths:
         service.index.apply(paths, allow_embed=False)
-        state.update(lambda data: data.update({k: v for k, v in seen.items() if k not in data}))
     return damped
 
 
-def _damp(service: ServiceContext, memory_id: str, factor: float) -> MemoryRecord:
-    def mutate(record: MemoryRecord) -> dict[str, Any]:
-        return {"salience": round(record.salience * factor, 4)}
+def _damp(
+    service: ServiceContext, memory_id: str, newer: str, factor: float
+) -> MemoryRecord | None:
+    """Damp `memory_id` for `newer`; None when that pair damped it already
+    (on this machine or on the one the files came from)."""
+    done = False
 
-    return service.store.update(memory_id, mutate)
+    def mutate(record: MemoryRecord) -> dict[str, Any]:
+        nonlocal done
+        if newer in link_targets(record.damped_by):
+            done = True
+            return {}
+        return {
+            "salience": round(record.salience * factor, 4),
+            "damped_by": [*record.damped_by, wikilink(newer)],
+        }
+
+    record = service.store.update(memory_id, mutate)
+    return None if done else record

@@ -17,7 +17,7 @@ from memory.consolidation.merge import merged_text
 from memory.consolidation.patterns import Generalise, find_themes, pattern_text
 from memory.consolidation.relations import supersedes, why_not_one_fact
 from memory.consolidation.snapshot import Snapshot
-from memory.lifecycle.decay import days_between
+from memory.decay import days_between
 from vault.clock import parse_time
 
 DISTINCTIVE_SHARE = 0.08  # a distinctive word is in at most 8% of the memories compared

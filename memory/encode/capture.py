@@ -1,7 +1,7 @@
 """Turn extracted statements into memories: redacted, filed with session,
 project, kind, source and their order in the session (`seq`, counted from
 `first_seq`), with salience from four dimensions (novelty, relevance, emotion,
-prediction error; memory/consolidation/salience.py). A near-duplicate (cosine
+prediction error; memory/lifecycle/salience.py). A near-duplicate (cosine
 >= 0.92, the same values) reinforces instead. `statements_from` picks them with
 the shipped classifier over the service's warm model, or with the rules alone.
 """
@@ -14,11 +14,13 @@ from datetime import datetime
 from indexer.index import Candidate, Filters
 from memory.consolidation.interference import updates_of_text
 from memory.consolidation.relations import environment_conflict, value_conflict
-from memory.consolidation.salience import combine, dimensions, learned_weights
 from memory.consolidation.text import analyse
+from memory.context import ServiceContext
+from memory.encode.encoding import jot
 from memory.encode.extract import RuleScorer, Scorer, Statement, extract
 from memory.encode.redact import redact
-from memory.service import MemoryService
+from memory.lifecycle.reinforcement import reinforce
+from memory.lifecycle.salience import combine, dimensions, learned_weights
 from vault.clock import format_time, parse_time
 
 NEAR_DUPLICATE_COSINE = 0.92
@@ -38,7 +40,7 @@ class CaptureReport:
         return len(self.created) + len(self.reinforced)
 
 
-def capture_scorer(service: MemoryService) -> Scorer:
+def capture_scorer(service: ServiceContext) -> Scorer:
     """The shipped classifier over the service's embedder where the model is in
     use anyway (the daemon, `vault capture`), else the rules: capture never loads
     a model for itself."""
@@ -52,7 +54,7 @@ def capture_scorer(service: MemoryService) -> Scorer:
 
 
 def statements_from(
-    service: MemoryService,
+    service: ServiceContext,
     turns: list[tuple[str, str]],
     stamps: list[str] | None = None,
     scorer: Scorer | None = None,
@@ -63,7 +65,7 @@ def statements_from(
 
 
 def capture(
-    service: MemoryService,
+    service: ServiceContext,
     statements: list[Statement],
     session: str = "",
     project: str = "",
@@ -79,7 +81,7 @@ def capture(
         candidates = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=False))
         duplicate = _near_duplicate(service, text, candidates)
         if duplicate is not None:
-            service.reinforce(duplicate)
+            reinforce(service, duplicate)
             report.reinforced.append(duplicate)
             continue
         created = _when(statement.at)
@@ -87,7 +89,8 @@ def capture(
         updated = updates_of_text(service, text, project, statement.kind, stamp, candidates)
         dims = dimensions(text, project, candidates, bool(updated))
         role = 1.0 if statement.role == "user" else ASSISTANT_SALIENCE
-        record = service.jot(
+        record = jot(
+            service,
             text,
             created=created,
             kind=statement.kind,
@@ -112,7 +115,7 @@ def _when(stamp: str) -> datetime | None:
         return None
 
 
-def _near_duplicate(service: MemoryService, text: str, candidates: list[Candidate]) -> str | None:
+def _near_duplicate(service: ServiceContext, text: str, candidates: list[Candidate]) -> str | None:
     """An active memory saying the same: cosine >= 0.92 among the three best hybrid
     matches, and no value of the same kind that differs ("100 requests a minute"
     vs "300": 0.93, an update, not a duplicate)."""

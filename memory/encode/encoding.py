@@ -58,7 +58,7 @@ def jot(
         "project": redact(project),
         "session": redact(session),
         **({"seq": seq} if seq > 0 else {}),
-        "source": source,
+        "source": redact(source),
     }
     meta = _new_memory(min(created, now) if created else now, now, "episodic", redact(kind), fields)
     meta.update(stability=service.config.episodic_base_stability, salience=salience)

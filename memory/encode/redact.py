@@ -9,11 +9,15 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping
+from typing import TypeVar, cast
 
+from memory.encode.personal_numbers import mask_ibans, mask_ssns
 from memory.encode.secret_patterns import (
     BENIGN_KEY_NAME,
     CODE_VALUE,
     LONG_SECRET_WORDS,
+    MARK,
     PLACEHOLDER_VALUE,
     PROSE_WORDS,
     PROVIDER_TOKENS,
@@ -22,7 +26,7 @@ from memory.encode.secret_patterns import (
     VARIABLE,
 )
 
-MARK = "[REDACTED]"
+T = TypeVar("T")
 
 _PRIVATE_TAG = re.compile(r"<\s*(/?)\s*private\s*>", re.IGNORECASE)
 _KEY_BLOCK = re.compile(
@@ -132,9 +136,27 @@ def redact(text: str) -> str:
         text = pattern.sub(_mask_flag_value, text)
     text = "\n".join(_redact_line(line) for line in text.split("\n"))
     text = _CARD.sub(_mask_card, text)
+    text = mask_ssns(mask_ibans(text))
     text = _UUID.sub(_mask_keyed_uuid, text)
     text = _HEX.sub(MARK, text)
     return _RUN.sub(_mask_random_run, text)
+
+
+def redact_fields(value: T) -> T:
+    """`value` with every string in it redacted: a memory's frontmatter (keys of
+    nested mappings too, lists of tags or links), numbers and times as they are."""
+    if isinstance(value, str):
+        return cast(T, redact(value))
+    if isinstance(value, Mapping):
+        return cast(T, {redact_fields(k): redact_fields(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return cast(T, type(value)(redact_fields(item) for item in value))
+    return value
+
+
+def has_private(text: str) -> bool:
+    """Whether `text` holds a <private> or </private> tag (a turn that opts out)."""
+    return _PRIVATE_TAG.search(text) is not None
 
 
 def remove_private(text: str) -> str:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import TypeAlias
 
+MARK = "[REDACTED]"  # what a secret becomes
+
 # (name, regex). Each pattern is the whole token; the redactor adds word
 # boundaries and masks the full match.
 PROVIDER_TOKENS: tuple[tuple[str, str], ...] = (

@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.encode.redact import redact
+from memory.encode.redact import has_private, redact
 
-# Opt-outs: the whole turn is never captured.
-PRIVATE_TAG = re.compile(r"<private>", re.IGNORECASE)
+# Opt-outs: the whole turn is never captured (so is one with a <private> tag).
 OPT_OUT = re.compile(
     r"\b(?:off the record|keep this between us|not for (?:the )?(?:memory|vault)|"
     r"(?:don'?t|do not|never|please don'?t)\s+(?:ever\s+)?"
@@ -87,7 +86,10 @@ class PreparedTurn:
 
 
 def opted_out(text: str) -> bool:
-    return bool(PRIVATE_TAG.search(text) or OPT_OUT.search(text))
+    """A turn the person kept out: a <private> or </private> tag anywhere in it
+    (checked on the raw turn, before redaction removes the tags) or words like
+    "off the record"."""
+    return has_private(text) or bool(OPT_OUT.search(text))
 
 
 def is_question(segment: str) -> bool:

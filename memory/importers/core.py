@@ -11,23 +11,24 @@ The caller then syncs the index, which files and links what was created.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from memory.config import MemoryConfig
-from memory.encode.redact import redact
+from memory.encode.redact import redact, redact_fields
 from vault import frontmatter
 from vault.clock import Clock
 from vault.errors import InvalidIdError, VaultError
 from vault.ids import make_id, validate_id
 from vault.layout import Vault
 from vault.schema import MemoryRecord
-from vault.store import MemoryStore
+from vault.store import MAX_MEMORY_BYTES, MemoryStore
 
 KEY_FIELD = "import_key"
 EXTRA_FIELD = "import_extra"
@@ -58,6 +59,22 @@ class ImportItem:
     memory_id: str = ""  # our own id, when the source is a memory-vault export
     restored: bool = False  # a memory-vault export: every field exactly as it was
     fields: Mapping[str, Any] = field(default_factory=dict)  # other keys, kept verbatim
+
+
+@dataclass
+class Found:
+    """What a format reader found: the items, notes worth a line (an item
+    imported without its project), and errors (a file or record not imported:
+    the run goes on and exits 1)."""
+
+    items: list[ImportItem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, other: Found) -> None:
+        self.items += other.items
+        self.notes += other.notes
+        self.errors += other.errors
 
 
 @dataclass
@@ -133,15 +150,22 @@ class Importer:
     def run(self, items: Iterable[ImportItem], dry_run: bool = False) -> ImportReport:
         report = ImportReport()
         known = _known(self.vault)
-        for item in items:
-            text = redact(item.text).strip()
+        for found in items:
+            if len(found.text.encode("utf-8")) > MAX_MEMORY_BYTES:
+                report.errors.append(
+                    f"{redact(found.key)}: larger than {MAX_MEMORY_BYTES // 2**20} MB, "
+                    "the most a memory holds; not imported (split it)"
+                )
+                continue
+            text = redact(found.text).strip()
+            item = replace(found, key=_safe_key(found, text))
             if not text:
                 report.errors.append(f"{item.key}: empty text (or entirely private)")
                 continue
             try:
                 self._one(item, text, known, report, dry_run)
             except VaultError as exc:
-                report.errors.append(f"{item.key}: {exc}")
+                report.errors.append(f"{item.key}: {redact(str(exc))}")
         return report
 
     def _one(
@@ -173,7 +197,7 @@ class Importer:
         report.created.append(memory_id)
 
     def _new_id(self, item: ImportItem, text: str, known: _Known) -> str:
-        if item.memory_id:
+        if item.memory_id and redact(item.memory_id) == item.memory_id:
             try:
                 if validate_id(item.memory_id) not in known.by_stem:
                     return item.memory_id
@@ -207,7 +231,8 @@ class Importer:
         if item.key != memory_id:
             meta[KEY_FIELD] = item.key
         meta.update({k: v for k, v in item.fields.items() if k not in meta})
-        path = self.store.create(memory_id, meta, text + "\n")
+        # Every field of every imported memory, redacted where it is assembled.
+        path = self.store.create(memory_id, {**redact_fields(meta), "id": memory_id}, text + "\n")
         if item.archived:
             path = self.store.move(memory_id, to_archive=True).path
         return path
@@ -227,6 +252,16 @@ class Importer:
         return round(min(grown, self.config.stability_cap(item.tier)), 6)
 
 
+def _safe_key(item: ImportItem, text: str) -> str:
+    """The item's key as written (import_key) and shown in errors. A key that
+    holds a secret (a source id that is a token) becomes a hash of the redacted
+    text and time: masked keys would all be the same key."""
+    if all(redact(part) == part for part in (item.key, *item.key.split(":"))):
+        return item.key  # each part alone too: "chatgpt:<card number>" hides the card
+    when = item.created.isoformat() if item.created else ""
+    return "redacted:" + hashlib.sha256(f"{text}\n{when}".encode()).hexdigest()[:24]
+
+
 def content_fields(item: ImportItem) -> dict[str, Any]:
     """The fields a re-import may update: what the source says about the memory."""
     fields: dict[str, Any] = {
@@ -239,7 +274,7 @@ def content_fields(item: ImportItem) -> dict[str, Any]:
     }
     if item.extra:  # as it reads back from YAML: JSON types only
         fields[EXTRA_FIELD] = json.loads(json.dumps(dict(item.extra), default=str))
-    return fields
+    return redact_fields(fields)
 
 
 def content_changes(record: MemoryRecord, item: ImportItem, text: str) -> dict[str, Any]:

@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memory.importers.core import ImportItem
+from memory.importers.core import Found, ImportItem
+from memory.importers.files import ImportSourceError, read_text
 from vault.clock import parse_time
 
 SOURCE = "engram"
@@ -38,32 +39,35 @@ def read_engram(
     location: Path,
     project_dirs: Iterable[Path] = (),
     resolve_project: Callable[[Path], str] = str,
-) -> tuple[list[ImportItem], list[str]]:
-    """Items from a data folder, one bank file, or a v1 backup; and notes on
-    what could not be read or mapped."""
+) -> Found:
+    """Items from a data folder, one bank file, or a v1 backup. A bank that
+    cannot be read and a record that cannot be mapped are errors; a project
+    bank no folder given matches is imported without a project (a note)."""
     known = {project_hash(path): resolve_project(path) for path in project_dirs}
-    notes: list[str] = []
-    items: list[ImportItem] = []
+    found = Found()
+    folder = location if location.is_dir() else None
     for path, project_key in _bank_files(location):
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            notes.append(f"{path}: not readable JSON ({exc})")
+            data = json.loads(read_text(path, folder))
+        except ImportSourceError as exc:
+            found.errors.append(str(exc))
+            continue
+        except json.JSONDecodeError as exc:
+            found.errors.append(f"{path}: not an engram bank (broken JSON: {exc})")
             continue
         project = known.get(project_key, "") if project_key else ""
         if project_key and not project:
-            notes.append(
+            found.notes.append(
                 f"{path}: project bank {project_key} matches none of the project folders "
                 "given (--project-dir); imported without a project"
             )
         archived = path.name == "deep_archive.json"
-        for record in _records(data):
-            item = _item(record, project, project_key, archived)
-            if item is None:
-                notes.append(f"{path}: skipped a record without id or content")
-            else:
-                items.append(item)
-    return items, notes
+        for number, record in enumerate(_records(data), 1):
+            try:
+                found.items.append(_item(record, project, project_key, archived))
+            except ValueError as exc:
+                found.errors.append(f"{path}: record {number}: {exc}")
+    return found
 
 
 def _bank_files(location: Path) -> list[tuple[Path, str]]:
@@ -84,12 +88,10 @@ def _records(data: Any) -> list[dict[str, Any]]:
     return [r for r in records if isinstance(r, dict)] if isinstance(records, list) else []
 
 
-def _item(
-    record: dict[str, Any], project: str, project_key: str, archived: bool
-) -> ImportItem | None:
+def _item(record: dict[str, Any], project: str, project_key: str, archived: bool) -> ImportItem:
     engram_id, text = record.get("id"), record.get("content")
     if not isinstance(engram_id, (str, int)) or not isinstance(text, str) or not text.strip():
-        return None
+        raise ValueError("no id or no content; not imported")
     v1 = "createdAt" in record or "accessCount" in record
     created = _time(record.get("createdAt" if v1 else "created_at"))
     last = _time(record.get("lastAccessed" if v1 else "last_accessed"))
@@ -144,4 +146,12 @@ def _salience(value: object) -> float:
 
 
 def _count(value: object) -> int:
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+    """A count as engram wrote it; one that is no whole number is refused
+    (a negative one is refused where every memory's values are checked)."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"access count {value!r} is not a whole number")
+    if isinstance(value, float) and not value.is_integer():
+        raise ValueError(f"access count {value!r} is not a whole number")
+    return int(value)

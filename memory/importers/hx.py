@@ -18,8 +18,10 @@ from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from memory.importers.core import ImportItem
+from memory.importers.core import Found, ImportItem
+from memory.importers.files import ImportSourceError, read_text, source_folder
 from vault import frontmatter
+from vault.store import MAX_MEMORY_BYTES
 
 SOURCE_NOTE, SOURCE_LOG = "hx-note", "hx-log"
 DEFAULTS: dict[str, Any] = {
@@ -35,39 +37,86 @@ _DAILY_ENTRY = re.compile(r"^\*\*(\d{2}:\d{2})\*\* -- (.+)$", re.MULTILINE)
 _PERIODIC_ENTRY = re.compile(r"^\*\*(\d{4}-\d{2}-\d{2} \d{2}:\d{2})\*\* -- (.+)$", re.MULTILINE)
 
 
+# The type each config key must have (hx's own config.py reads the same keys).
+TYPES: dict[str, type] = {
+    "index_paths": list,
+    "index_extensions": list,
+    "skip_dirs": list,
+    "min_file_size": int,
+    "evergreen_patterns": list,
+    "salience_patterns": dict,
+    "data_dir": str,
+}
+
+
 def load_config(folder: Path) -> dict[str, Any]:
-    """hx's config.json in `folder` over its defaults (a shallow update, as hx does)."""
+    """hx's config.json in `folder` over its defaults (a shallow update, as hx
+    does); ImportSourceError when it is unreadable or a value has the wrong type."""
     config = dict(DEFAULTS)
     path = folder / "config.json" if folder.is_dir() else folder
-    if path.is_file():
-        loaded = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(loaded, dict):
-            config.update(loaded)
+    if path.is_file() or path.is_symlink():
+        try:
+            loaded = json.loads(read_text(path, folder if folder.is_dir() else None))
+        except json.JSONDecodeError as exc:
+            raise ImportSourceError(f"{path}: not valid JSON ({exc})") from None
+        if not isinstance(loaded, dict):
+            raise ImportSourceError(f"{path}: must hold a JSON object of settings")
+        config.update(loaded)
+        _check_types(path, config)
     config.setdefault("data_dir", str(path.parent / "data"))
     return config
 
 
-def read_hx(folder: Path, zone: tzinfo) -> tuple[list[ImportItem], list[str]]:
-    """Items from an hx folder (config.json and data/), and notes on what was skipped."""
+def _check_types(path: Path, config: dict[str, Any]) -> None:
+    for key, wanted in TYPES.items():
+        value = config.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, wanted)):
+            raise ImportSourceError(f"{path}: {key} must be a {wanted.__name__}, got {value!r}")
+    for key in ("index_extensions", "skip_dirs", "evergreen_patterns"):
+        if not all(isinstance(item, str) for item in config[key] or []):
+            raise ImportSourceError(f"{path}: {key} must be a list of strings")
+    weights = (config["salience_patterns"] or {}).values()
+    if any(isinstance(w, bool) or not isinstance(w, (int, float)) for w in weights):
+        raise ImportSourceError(f"{path}: salience_patterns must map patterns to numbers")
+    for entry in config["index_paths"] or []:
+        depth = entry.get("depth", 3) if isinstance(entry, dict) else None
+        if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+            raise ImportSourceError(f"{path}: each of index_paths must be {{path, depth}}")
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise ImportSourceError(f"{path}: depth must be a whole number >= 0, got {depth!r}")
+
+
+def read_hx(folder: Path, zone: tzinfo) -> Found:
+    """Items from an hx folder (config.json and data/). An index path that is
+    not a folder here is a note; one in a system folder, or a note that cannot
+    be read, is an error."""
     config = load_config(folder)
     data_dir = Path(str(config.get("data_dir") or folder / "data")).expanduser()
     if not data_dir.is_dir() and (folder / "data").is_dir():
         data_dir = folder / "data"
-    accesses = _access_log(data_dir / "access_log.json", zone)
-    items: list[ImportItem] = []
-    notes: list[str] = []
-    for entry in config.get("index_paths") or []:
-        root = Path(str(entry.get("path", ""))).expanduser() if isinstance(entry, dict) else None
-        if root is None or not root.is_dir():
-            notes.append(f"index path {entry!r}: not a folder here; skipped")
+    found = Found()
+    accesses = _access_log(data_dir / "access_log.json", zone, found)
+    for entry in config["index_paths"] or []:
+        root = Path(entry["path"]).expanduser()
+        if not root.is_dir():
+            found.notes.append(f"index path {entry['path']!r}: not a folder here; skipped")
             continue
-        depth = int(entry.get("depth", 3))
-        for path in _notes(root, depth, config):
-            item = _note_item(root, path, config, accesses.get(str(path), []))
+        try:
+            source_folder(root)
+        except ImportSourceError as exc:
+            found.errors.append(str(exc))
+            continue
+        for path in _notes(root, entry.get("depth", 3), config):
+            try:
+                item = _note_item(root, path, config, accesses.get(str(path), []))
+            except ImportSourceError as exc:
+                found.errors.append(str(exc))
+                continue
             if item is not None:
-                items.append(item)
-    items += _log_items(data_dir, zone)
-    return items, notes
+                found.items.append(item)
+    if data_dir.is_dir():
+        _log_items(data_dir, zone, found)
+    return found
 
 
 def _notes(root: Path, max_depth: int, config: dict[str, Any]) -> Iterator[Path]:
@@ -86,10 +135,7 @@ def _notes(root: Path, max_depth: int, config: dict[str, Any]) -> Iterator[Path]
 def _note_item(
     root: Path, path: Path, config: dict[str, Any], accessed: list[datetime]
 ) -> ImportItem | None:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
+    text = read_text(path, root, MAX_MEMORY_BYTES)
     body, meta = text, {}
     try:
         parsed = frontmatter.parse(text)
@@ -123,11 +169,17 @@ def _note_item(
     )
 
 
-def _access_log(path: Path, zone: tzinfo) -> dict[str, list[datetime]]:
-    """hx's access_log.json: {absolute path: [local ISO times]}."""
+def _access_log(path: Path, zone: tzinfo, found: Found) -> dict[str, list[datetime]]:
+    """hx's access_log.json: {absolute path: [local ISO times]} (none: no recalls)."""
+    if not path.is_file():
+        return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        data = json.loads(read_text(path, source_folder(path.parent)))
+    except ImportSourceError as exc:
+        found.errors.append(str(exc))
+        return {}
+    except json.JSONDecodeError as exc:
+        found.errors.append(f"{path}: not valid JSON ({exc}); recalls not imported")
         return {}
     log: dict[str, list[datetime]] = {}
     for key, times in data.items() if isinstance(data, dict) else ():
@@ -150,23 +202,31 @@ def _local(text: str, zone: tzinfo) -> datetime | None:
     return moment.astimezone(UTC).replace(microsecond=0)
 
 
-def _log_items(data_dir: Path, zone: tzinfo) -> list[ImportItem]:
+def _log_items(data_dir: Path, zone: tzinfo, found: Found) -> None:
     """One episodic memory per timestamped entry of the daily and periodic logs."""
-    items: list[ImportItem] = []
+    try:
+        source_folder(data_dir)
+    except ImportSourceError as exc:
+        found.errors.append(str(exc))
+        return
     for level in LOG_FOLDERS:
         for path in sorted((data_dir / level).glob("*.md")):
-            text = path.read_text(encoding="utf-8", errors="replace")
+            try:
+                text = read_text(path, data_dir)
+            except ImportSourceError as exc:
+                found.errors.append(str(exc))
+                continue
             if level == "daily":
-                found = [
+                entries = [
                     (f"{path.stem} {hhmm}", entry) for hhmm, entry in _DAILY_ENTRY.findall(text)
                 ]
             else:
-                found = _PERIODIC_ENTRY.findall(text)
-            for stamp, entry in found:
+                entries = _PERIODIC_ENTRY.findall(text)
+            for stamp, entry in entries:
                 moment = _local(stamp.replace(" ", "T"), zone)
                 if moment is None:
                     continue
-                items.append(
+                found.items.append(
                     ImportItem(
                         key=f"hx-log:{level}/{path.stem}/{stamp}/{entry.strip()[:80]}",
                         text=entry.strip(),
@@ -176,4 +236,3 @@ def _log_items(data_dir: Path, zone: tzinfo) -> list[ImportItem]:
                         extra={"hx_log": f"{level}/{path.name}"},
                     )
                 )
-    return items

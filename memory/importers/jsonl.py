@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
+from memory.encode.redact import redact
+from memory.encode.secret_patterns import MARK
 from memory.importers.core import ImportItem
 from vault.clock import format_time, parse_time
 from vault.errors import BrokenFileError
@@ -52,8 +54,8 @@ def read_lines(
             items.append(item_from_line(data, resolve_project))
         except json.JSONDecodeError as exc:
             errors.append(f"line {number}: not JSON ({exc.msg})")
-        except LineError as exc:
-            errors.append(f"line {number}: {exc}")
+        except LineError as exc:  # it may quote a value: never a secret
+            errors.append(f"line {number}: {redact(str(exc))}")
     return items, errors
 
 
@@ -126,7 +128,8 @@ def _tags(value: object, strict: bool = True) -> tuple[str, ...]:
         raise LineError("tags: must be a list of strings")
     if not strict:
         return tuple(value)
-    tags = [tag.strip().lstrip("#").lower() for tag in value]
+    # Redacted before lower-casing, which would hide a token's shape (AKIA...).
+    tags = [redact(tag).replace(MARK, "redacted").strip().lstrip("#").lower() for tag in value]
     if len(tags) > 20 or any(not _TAG.match(tag) for tag in tags):
         raise LineError("tags: at most 20, each without commas or brackets")
     return tuple(dict.fromkeys(tags))

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memory.context import ServiceContext
-from memory.lifecycle.factors import (
+from memory.lifecycle_factors import (
     appearance_factor,
     is_evergreen,
     path_salience,

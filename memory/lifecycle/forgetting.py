@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memory.consolidation.salience import record_signal
-from memory.context import ServiceContext
-from memory.reading import listing
+from memory.context import ServiceContext, listing
+from memory.lifecycle.salience import record_signal
 from memory.results import Listing
+from vault import tombstones
 from vault.errors import MemoryNotFoundError, VaultError
 from vault.ids import validate_id
 from vault.schema import MemoryRecord
@@ -72,8 +72,15 @@ def revive_from_cold(service: ServiceContext, memory_id: str) -> MemoryRecord:
 
 
 def purge(service: ServiceContext, memory_id: str) -> Path:
-    """Delete a memory for good: the only true deletion."""
-    path = service.store.delete(validate_id(memory_id))
+    """Delete a memory for good: the only true deletion. The purge list (synced
+    with the vault) keeps it deleted when another machine edits it meanwhile."""
+    located = service.vault.locate(validate_id(memory_id))
+    try:
+        created = tombstones.created_of(located.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        created = ""
+    tombstones.record(service.vault.root, memory_id, created, service.clock())
+    path = service.store.delete(memory_id)
     service.on_files_changed([path])
     return path
 

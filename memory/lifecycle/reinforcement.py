@@ -1,7 +1,7 @@
 """Reinforcement: what a recall hit does (stability x1.5) and what a person's
 "yes, still true" does to a hedged memory (x2.5), both capped at 10x the
 tier's base; an episodic memory that reaches its cap consolidates
-(memory/lifecycle/decay.py). Last access becomes now either way.
+(memory/decay.py). Last access becomes now either way.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from memory.consolidation.salience import record_signal
 from memory.context import ServiceContext
-from memory.lifecycle.decay import reinforce as grown_stability
+from memory.decay import reinforce as grown_stability
+from memory.lifecycle.salience import record_signal
 from memory.results import Hit
 from vault.ids import validate_id
 from vault.schema import MemoryRecord

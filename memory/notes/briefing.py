@@ -12,8 +12,8 @@ from typing import NamedTuple
 
 from indexer.catalog_reader import active_memories, catalog_path
 from memory.config import MemoryConfig
-from memory.lifecycle.decay import days_between
-from memory.lifecycle.factors import lifecycle_strength
+from memory.decay import days_between
+from memory.lifecycle_factors import lifecycle_strength
 from vault.clock import parse_time
 
 MAX_ITEMS = 8

@@ -15,9 +15,9 @@ from indexer.catalog_reader import catalog_path, keyword_matches
 from indexer.fusion import normalise_bm25
 from indexer.keywords import match_expression
 from memory.config import MemoryConfig
-from memory.consolidation.confidence import confidence_factor
-from memory.lifecycle.decay import days_between
-from memory.lifecycle.factors import lifecycle_strength
+from memory.decay import days_between
+from memory.lifecycle.confidence import confidence_factor
+from memory.lifecycle_factors import lifecycle_strength
 from memory.recall.tiers import classify, score
 from vault.clock import parse_time
 

@@ -12,11 +12,11 @@ from datetime import datetime
 
 from indexer.catalog import ManifestRow
 from indexer.index import Candidate, Filters
-from memory.consolidation.confidence import confidence_factor
 from memory.context import ServiceContext
+from memory.decay import days_between
 from memory.errors import RecallError
 from memory.lifecycle.access_stats import refresh_usage, usage_factor
-from memory.lifecycle.decay import days_between
+from memory.lifecycle.confidence import confidence_factor
 from memory.lifecycle.reinforcement import reinforce_hits
 from memory.recall.spreading import Scored, spread
 from memory.recall.tiers import classify, score, why

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from hooks.daemon.control import stop
+from hooks.client.control import stop
 from tests.claude_code.machine import CLAUDE, VENV_BIN, VERSION, Machine, new_machine
 
 if CLAUDE is None and os.environ.get("CI"):

@@ -11,10 +11,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from hooks.daemon import client
+from hooks.client import client
 from tests.claude_code.stub_api import StubApi
 from vault.layout import Vault
 from vault.schema import MemoryRecord
@@ -48,6 +48,7 @@ class Machine:
     """One person's machine: HOME (with ~/.claude), a vault, projects in git."""
 
     base: Path
+    extra: dict[str, str] = field(default_factory=dict)  # more environment for every command
 
     @property
     def home(self) -> Path:
@@ -71,7 +72,9 @@ class Machine:
             "CLAUDE_CODE_TMPDIR": str(self.base / "tmp"),  # else /tmp/claude-<uid>
             "VAULT_HOME": str(self.vault.root),
             "HF_HUB_OFFLINE": "1",
+            "VAULT_MODEL_CACHE": os.environ["VAULT_MODEL_CACHE"],  # the model's export, once
         }
+        env.update(self.extra)
         if api is not None:
             env["ANTHROPIC_BASE_URL"] = api.base_url
         if now is not None:

@@ -4,14 +4,14 @@ install`), its launchers pointed at this environment; and with the plugin and
 
 from __future__ import annotations
 
-import hashlib
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from hooks.daemon.control import stop
+from hooks.client.control import stop
 from tests.claude_code.conftest import needs_cli
 from tests.claude_code.machine import CLAUDE, ROOT, VENV_BIN, Machine, new_machine
 from tests.claude_code.story import DAY1, DAY19, HEDGED, QUESTION, RECALLED, STORY
@@ -25,21 +25,35 @@ PLUGIN = "memory-vault@memory-vault-local"
 NOT_SHIPPED = (".venv", ".tools", ".git", "__pycache__", "*.egg-info", ".*_cache", "build")
 
 
+def built_version(repo: Path) -> str:
+    """bin/plugin_env.py's version of the plugin copy at `repo`."""
+    sys.path.insert(0, str(ROOT / "bin"))
+    import plugin_env
+
+    sys.path.remove(str(ROOT / "bin"))
+    return plugin_env.content_version(repo)
+
+
+def add_and_install(machine: Machine, repo: Path) -> None:
+    """`claude plugin marketplace add REPO`, then `claude plugin install`."""
+    with StubApi() as api:  # else each command waits ~20 s on DNS for the real API host
+        for command in (("marketplace", "add", str(repo)), ("install", PLUGIN)):
+            result = machine.claude(api, machine.base, "plugin", *command)
+            assert result.returncode == 0, result.stderr
+
+
 def install_plugin(machine: Machine) -> Path:
     """Add the marketplace and install the plugin; point its launchers at this
     environment (what `make check` built) instead of building a second one."""
     assert CLAUDE is not None
     repo = machine.base / "memory-vault"
     shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(*NOT_SHIPPED))
-    with StubApi() as api:  # else each command waits ~20 s on DNS for the real API host
-        for command in (("marketplace", "add", str(repo)), ("install", PLUGIN)):
-            result = machine.claude(api, machine.base, "plugin", *command)
-            assert result.returncode == 0, result.stderr
+    add_and_install(machine, repo)
     data = machine.home / ".claude" / "plugins" / "data" / "memory-vault-memory-vault-local"
     data.mkdir(parents=True, exist_ok=True)
     (data / "venv").symlink_to(VENV_BIN.parent)
-    stamp = hashlib.sha256((repo / "pyproject.toml").read_bytes()).hexdigest()[:16]
-    (data / "installed-version").write_text(stamp)  # bin/plugin_env.py's wanted_version()
+    (data / "installed-version").write_text(built_version(repo))  # else it builds its own
+
     return repo
 
 

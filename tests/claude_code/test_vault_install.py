@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from hooks.daemon import client
-from hooks.daemon.control import stop
+from hooks.client import client
+from hooks.client.control import stop
 from tests.claude_code.conftest import needs_cli
 from tests.claude_code.machine import CLAUDE, VENV_BIN, Machine, wait_for
 from tests.claude_code.story import DAY1, DAY19, DAY20, HEDGED, QUESTION, RECALLED, STORY

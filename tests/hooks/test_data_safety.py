@@ -77,7 +77,7 @@ def test_fuzzed_hook_payloads_exit_0_in_time_and_write_nothing_outside(
     place = FuzzPlace(tmp_path / "fuzz", vault.root)
     place.create(TRANSCRIPT)
     result = fuzz_hooks(place, calls=30)
-    from hooks.daemon.control import stop
+    from hooks.client.control import stop
 
     stop(vault)  # a capture hook may have started one
     assert result.calls == 30

@@ -24,7 +24,7 @@ from click.testing import CliRunner
 from mcp import Client, StdioServerParameters
 
 from hooks.cli.main import main
-from hooks.daemon.control import stop
+from hooks.client.control import stop
 from tests.memory.redact_corpus import POSITIVE, Fake
 from vault.layout import Vault
 
@@ -135,6 +135,7 @@ def _stop_spawned_daemon(vault: Vault) -> Iterator[None]:
 
 def mcp_params(vault: Vault, project: Path) -> StdioServerParameters:
     env = {"VAULT_HOME": str(vault.root), "PATH": os.environ["PATH"], "HF_HUB_OFFLINE": "1",
+           "VAULT_MODEL_CACHE": os.environ["VAULT_MODEL_CACHE"],
            "CLAUDE_PROJECT_DIR": str(project), "VAULT_DAEMON_IDLE_SECONDS": "120"}  # fmt: skip
     return StdioServerParameters(command=sys.executable, args=["-m", "hooks.cli", "mcp"], env=env)
 

@@ -105,6 +105,29 @@ def _mastercard(fake: Fake) -> tuple[str, list[str]]:
     return f"card on file {number}", [number]
 
 
+def iban(country: str, account: str) -> str:
+    """A valid IBAN: the check digits that make the mod-97 of the moved number 1."""
+    moved = account + country + "00"
+    number = int("".join(str(int(c, 36)) for c in moved))
+    return f"{country}{98 - number % 97:02d}{account}"
+
+
+def _ibans(fake: Fake) -> tuple[str, list[str]]:
+    german = iban("DE", fake.chars(string.digits, 18))
+    spaced = " ".join(german[i : i + 4] for i in range(0, len(german), 4))
+    british = iban("GB", "NWBK" + fake.chars(string.digits, 14))
+    text = f"Refunds go to {spaced}; the old account was {british}, closed in May."
+    return text, [spaced, german[4:], british, british[8:]]
+
+
+def _ssns(fake: Fake) -> tuple[str, list[str]]:
+    area = str(fake.rng.choice([*range(1, 666), *range(667, 900)])).zfill(3)
+    group, serial = str(fake.rng.randint(1, 99)).zfill(2), str(fake.rng.randint(1, 9999)).zfill(4)
+    dashed, plain = f"{area}-{group}-{serial}", f"{area}{group}{serial}"
+    text = f"For the W-9 my SSN is {dashed}; my wife's social security number: {plain}."
+    return text, [dashed, plain]
+
+
 def _private_sentences(fake: Fake) -> tuple[str, list[str]]:
     address = f"{fake.rng.randint(10, 99)} Elm Street"
     text = (
@@ -241,6 +264,8 @@ POSITIVE: tuple[Case, ...] = (
     Case("cards-visa-spaced-amex-dashed", _cards),
     Case("card-mastercard-plain", _mastercard),
     Case("private-unclosed", _unclosed_private),
+    Case("iban-spaced-and-compact", _ibans),
+    Case("us-ssn-dashed-and-after-a-cue", _ssns),
 )
 
 NEGATIVE: tuple[str, ...] = tuple(
@@ -364,5 +389,8 @@ NEGATIVE: tuple[str, ...] = tuple(
     IPv6Address(42540766411282592856903984951653826560)
     PEM_HEADER = "-----BEGIN CERTIFICATE-----"
     spring.datasource.url=jdbc:postgresql://db:5432/app
+    Ticket PROJ-1234 moved to sprint 12-34-5678 and ISO codes DE, GB and FR are in scope.
+    The test IBAN GB00 NWBK 6016 1331 9268 19 fails its checksum, as it should.
+    Call 415-555-2671 or the office line 030-12-3456-0; build 2024-11-0042 shipped.
     """.strip().splitlines()
 )

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from memory.config import MemoryConfig
-from memory.lifecycle.decay import days_until, reinforce, strength
+from memory.decay import days_until, reinforce, strength
 from memory.recall.tiers import classify, why
 
 CONFIG = MemoryConfig.default()

@@ -165,8 +165,9 @@ def test_engram_banks_both_formats(vault: Vault, clock: FakeClock, tmp_path: Pat
     bank = data / "projects" / engram.project_hash(repo)
     bank.mkdir(parents=True)
     (bank / "memories.json").write_text(json.dumps(PROJECT_BANK))
-    items, notes = engram.read_engram(data, [repo], lambda p: f"identity-of-{p.name}")
-    assert notes == []
+    found = engram.read_engram(data, [repo], lambda p: f"identity-of-{p.name}")
+    items = found.items
+    assert (found.notes, found.errors) == ([], [])
     report = _run(vault, clock, items)
     assert len(report.created) == 2
     records = {r.extra["import_extra"]["engram_id"]: r for r in _records(vault).values()}
@@ -179,7 +180,7 @@ def test_engram_banks_both_formats(vault: Vault, clock: FakeClock, tmp_path: Pat
     assert (project.tier, project.project) == ("semantic", "identity-of-acme-api")
     backup = tmp_path / "backup.json"
     backup.write_text(json.dumps(V1_BACKUP))
-    second = _run(vault, clock, engram.read_engram(backup)[0])
+    second = _run(vault, clock, engram.read_engram(backup).items)
     assert len(second.created) == 1
     assert len(second.duplicates) == 1  # the same fact in the v4 bank
     emma = MemoryStore(vault).read(second.created[0])
@@ -193,7 +194,8 @@ def test_an_unmatched_project_bank_is_imported_and_named(tmp_path: Path) -> None
     bank = tmp_path / "projects" / "6689668a49dc"
     bank.mkdir(parents=True)
     (bank / "memories.json").write_text(json.dumps(PROJECT_BANK))
-    items, notes = engram.read_engram(tmp_path)
+    found = engram.read_engram(tmp_path)
+    items, notes = found.items, found.notes
     assert items[0].project == ""
     assert items[0].extra["engram_project"] == "6689668a49dc"
     assert "matches none of the project folders" in notes[0]
@@ -225,7 +227,8 @@ def test_hx_notes_keep_their_paths_as_topics_and_logs_become_moments(
     (home / "data" / "daily" / "2026-12-01.md").write_text(
         "---\ntitle: x\n---\n# Daily Log -- 2026-12-01\n\n**14:58** -- Decided: use uv\n"
     )
-    items, skipped = hx.read_hx(home, ZoneInfo("Europe/Berlin"))
+    found = hx.read_hx(home, ZoneInfo("Europe/Berlin"))
+    items, skipped = found.items, found.notes
     assert skipped == []
     report = _run(vault, clock, items)
     assert len(report.created) == 2  # too deep and too small are left out, as hx does
@@ -239,7 +242,7 @@ def test_hx_notes_keep_their_paths_as_topics_and_logs_become_moments(
     logged = by_source["hx-log"]
     assert logged.created == parse_time("2026-12-01T13:58:00Z")
     assert logged.body == "Decided: use uv\n"
-    assert _run(vault, clock, hx.read_hx(home, ZoneInfo("Europe/Berlin"))[0]).created == []
+    assert _run(vault, clock, hx.read_hx(home, ZoneInfo("Europe/Berlin")).items).created == []
 
 
 def test_a_dry_run_reports_and_writes_nothing(vault: Vault, clock: FakeClock) -> None:

@@ -11,9 +11,7 @@ from pathlib import Path
 import pytest
 
 from memory.config import MemoryConfig
-from memory.lifecycle import appearances
-from memory.lifecycle.appearances import AppearanceLog
-from memory.lifecycle.factors import (
+from memory.lifecycle_factors import (
     RecordFields,
     appearance_factor,
     is_evergreen,
@@ -21,9 +19,11 @@ from memory.lifecycle.factors import (
     path_salience,
     periodic_factor,
 )
-from memory.lifecycle.periodic_links import RESCAN_SECONDS, PeriodicLinks
 from tests.conftest import T0
+from vault import appearances
+from vault.appearances import AppearanceLog
 from vault.errors import VaultError
+from vault.periodic_links import RESCAN_SECONDS, PeriodicLinks
 
 CONFIG = MemoryConfig.default()
 

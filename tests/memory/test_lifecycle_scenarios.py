@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from hooks.cli.main import main
-from hooks.daemon.ops import dispatch
+from hooks.ops.table import dispatch
 from memory.service import MemoryService
 from tests.conftest import FakeClock, ServiceFactory
 from vault import periodic

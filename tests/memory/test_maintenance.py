@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.lifecycle.maintenance import maintenance_steps, prune_if_due
+from memory.maintenance import maintenance_steps, prune_if_due
 from memory.service import MemoryService
 from tests.conftest import FakeClock
 from vault.links import link_targets

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from hooks.daemon.ops import dispatch
+from hooks.ops.table import dispatch
 from memory.errors import RecallError
 from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService

@@ -146,3 +146,53 @@ def test_an_absent_ancestor_counts_as_empty(tmp_path: Path) -> None:
     paths[0].unlink()
     assert merge_file(*paths, name="m.md")
     assert paths[1].read_text() == MEMORY
+
+
+def test_salience_is_damped_once_per_newer_memory_whichever_side_damped() -> None:
+    base = {"salience": 1.0, "damped_by": []}
+    by_a = {"salience": 0.7, "damped_by": ["[[a]]"]}
+    by_b = {"salience": 0.7, "damped_by": ["[[b]]"]}
+    by_ab = {"salience": 0.49, "damped_by": ["[[a]]", "[[b]]"]}
+    assert merge_rule_fields(base, by_a, by_b)["salience"] == 0.49  # two newer memories
+    assert merge_rule_fields(base, by_a, by_a)["salience"] == 0.7  # the same one, once
+    assert merge_rule_fields(base, by_a, by_ab)["salience"] == 0.49
+    assert merge_rule_fields(base, by_ab, by_a) == merge_rule_fields(base, by_a, by_ab)
+    assert merge_rule_fields(base, by_a, base)["damped_by"] == ["[[a]]"]
+
+
+def test_confidence_takes_both_sides_steps_within_the_range() -> None:
+    assert merge_rule_fields({"confidence": 0.5}, {"confidence": 0.6},
+                             {"confidence": 0.6})["confidence"] == 0.7  # fmt: skip
+    assert merge_rule_fields({"confidence": 0.8}, {"confidence": 0.9},
+                             {"confidence": 0.9})["confidence"] == 0.9  # fmt: skip
+
+
+def test_a_topic_a_person_chose_wins_over_the_classifier() -> None:
+    base = {"topic": "", "filed": ""}
+    auto = {"topic": "testing", "filed": "auto"}
+    person = {"topic": "ci", "filed": ""}
+    assert merge_rule_fields(base, auto, person) == {"topic": "ci", "filed": ""}
+    assert merge_rule_fields(base, person, auto) == {"topic": "ci", "filed": ""}
+    other_auto = {"topic": "pytest", "filed": "auto"}
+    assert merge_rule_fields(base, auto, other_auto) == merge_rule_fields(base, other_auto, auto)
+    assert "topic" not in merge_rule_fields(base, person, {"topic": "qa", "filed": ""})
+
+
+def test_any_other_field_takes_the_side_that_changed_it() -> None:
+    base = {"kind": "fact", "project": "api", "note": "x"}
+    ours = {"kind": "decision", "project": "api", "note": "x"}
+    theirs = {"kind": "fact", "project": "web", "note": "y"}
+    assert merge_rule_fields(base, ours, theirs) == {
+        "kind": "decision", "project": "web", "note": "y"}  # fmt: skip
+    assert "kind" not in merge_rule_fields(base, ours, {**theirs, "kind": "procedure"})
+
+
+def test_the_driver_merges_changes_on_neighbouring_lines(tmp_path: Path) -> None:
+    """Plain git marks edits of adjacent lines; a field each side changed is no conflict."""
+    base = MEMORY.replace("topic: testing", "kind: fact\ntopic: testing\nproject: api")
+    ours = base.replace("kind: fact", "kind: decision")
+    theirs = base.replace("topic: testing", "topic: ci").replace("project: api", "project: web")
+    paths = _write(tmp_path, base, ours, theirs)
+    assert merge_file(*paths, name="m.md")
+    meta = parse(paths[1].read_text()).meta
+    assert (meta["kind"], meta["topic"], meta["project"]) == ("decision", "ci", "web")

@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 
 from hooks.claude_code.briefing_extras import compressed, fitting, session_briefing
-from hooks.daemon.control import stop
+from hooks.client.control import stop
 from memory.notes.briefing import strongest
 from memory.notes.periodic import synthesize_note
 from memory.service import MemoryService

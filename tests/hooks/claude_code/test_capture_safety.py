@@ -1,4 +1,4 @@
-"""Capture from transcripts, safely: <private> spans honoured across sentences,
+"""Capture from transcripts, safely: a turn with <private> never captured,
 only transcripts under the Claude config folder's projects/ (or a configured
 folder), never a second capture after the cursors file is lost, and the
 configured project identity over the git remote."""
@@ -6,6 +6,9 @@ configured project identity over the git remote."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,7 @@ import pytest
 from hooks.claude_code.capture import capture_transcript, pending_transcripts, sweep
 from memory.service import MemoryService
 from tests.conftest import ServiceFactory
+from vault.layout import Vault
 from vault.source_files import RefusedSourceError
 
 pytestmark = pytest.mark.model
@@ -56,17 +60,26 @@ def snapshot(service: MemoryService) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in service.vault.memory_files()}
 
 
-def test_private_text_across_sentences_is_never_captured(
-    service: MemoryService, projects: Path
+def test_a_turn_with_a_private_tag_is_never_captured_at_all(
+    vault: Vault, projects: Path, tmp_path: Path
 ) -> None:
+    """The README's rule, on the path a session takes (`vault capture` as a
+    process): a <private> tag anywhere in a turn drops the whole turn, and so
+    does a stray </private>; the turns around it are captured."""
     assert len(PRIVATE_TURN) > 500  # a long turn is split into sentences
-    path = write_transcript(projects / "s1.jsonl", [PRIVATE_TURN])
-    report = capture_transcript(service, path)
-    assert report.created
-    captured = " ".join(texts(service))
-    for private in ("Elm Street", "4471", "door code", "sister Ada"):
+    stray = ("We decided my door code is 4471 and it never changes.</private> "
+             "From now on we always pin the Node version in CI as well.")  # fmt: skip
+    kept = "Let's go with ruff for both linting and formatting across every repository."
+    path = write_transcript(projects / "s1.jsonl", [PRIVATE_TURN, stray, kept])
+    env = {**os.environ, "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
+    run = subprocess.run([sys.executable, "-m", "hooks.cli", "--vault", str(vault.root), "capture",
+                          "--transcript", str(path)], capture_output=True, text=True, env=env,
+                         timeout=300)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    captured = " ".join(p.read_text() for p in vault.memory_files())
+    assert "ruff for both linting" in captured
+    for private in ("Elm Street", "4471", "door code", "sister Ada", "Python version", "Node"):
         assert private not in captured
-    assert "pin the Python version" in captured
 
 
 def test_only_transcripts_under_projects_or_configured_folders_are_read(

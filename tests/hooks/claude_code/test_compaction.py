@@ -18,8 +18,8 @@ import pytest
 from hooks.claude_code.capture import cursor_offset
 from hooks.claude_code.compaction import events, scan, scan_file, stats
 from hooks.claude_code.compaction_detect import read_compactions
-from hooks.daemon import client
-from hooks.daemon.control import stop
+from hooks.client import client
+from hooks.client.control import stop
 from memory.service import MemoryService
 from vault.layout import Vault
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from hooks.claude_code.confirmation import affirms, remember_shown, take_shown
 
 
@@ -104,3 +106,24 @@ def test_two_prompts_at_once_never_both_take_the_hedges(tmp_path: Path) -> None:
     ]
     taken = [json.loads(p.communicate(timeout=120)[0]) for p in takers]
     assert sorted(taken) == [[], [], [], ["hedge-a"]]  # a "yes" confirms once, not 4 times
+
+
+@pytest.mark.parametrize(
+    ("reply", "confirms"),
+    [
+        ("yeah, still applies", True),
+        ("Yes.", True),
+        ("that's right", True),
+        ("good call", True),
+        ("no, that's outdated", False),
+        ("yeah, but that's not true any more", False),
+        ("yes it doesn't apply to this repo", False),
+        ("right, we don't do that now", False),
+        ("correct me if I'm wrong, but", False),
+        ("how do I rename a git branch?", False),
+        ("", False),
+        ("yesterday's deploy failed", False),
+    ],
+)
+def test_only_a_clear_yes_without_a_negation_affirms(reply: str, confirms: bool) -> None:
+    assert affirms(reply) is confirms

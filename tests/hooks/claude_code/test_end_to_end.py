@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from hooks.daemon import client
-from hooks.daemon.control import stop
+from hooks.client import client
+from hooks.client.control import stop
 from vault.layout import Vault
 from vault.store import MemoryStore
 

@@ -71,7 +71,8 @@ def test_auto_memory_of_both_generations(vault: Vault, tmp_path: Path) -> None:
     (memory / "user_role.md").write_text(OLDER)
     (memory / "feedback_testing.md").write_text(NEWER)
     (memory / "MEMORY.md").write_text("- [User role](user_role.md) — backend dev\n")
-    items, notes = auto_memory_items(tmp_path / "claude", lambda path: f"identity:{path.name}")
+    found = auto_memory_items(tmp_path / "claude", lambda path: f"identity:{path.name}")
+    items, notes = found.items, found.notes
     assert notes == []
     report = _importer(vault).run(items)
     assert len(report.created) == 2
@@ -83,7 +84,7 @@ def test_auto_memory_of_both_generations(vault: Vault, tmp_path: Path) -> None:
     assert testing.created == parse_time("2026-11-29T19:36:00Z")
     assert testing.extra["import_extra"]["cc_type"] == "feedback"
     assert testing.body.startswith("Use pytest fixtures")
-    assert _importer(vault).run(auto_memory_items(tmp_path / "claude", str)[0]).created == []
+    assert _importer(vault).run(auto_memory_items(tmp_path / "claude", str).items).created == []
 
 
 def test_claude_md_one_memory_per_section_and_updates_on_reimport(

@@ -82,11 +82,32 @@ def test_plugin_hooks_stay_quiet_when_vault_install_registered_them(tmp_path: Pa
     assert (both.returncode, both.stdout, both.stderr) == (0, "", "")
 
 
-def test_while_the_environment_builds_hooks_pass_and_the_server_explains(tmp_path: Path) -> None:
+def test_while_the_environment_builds_hooks_pass_say_so_once_and_the_server_explains(
+    tmp_path: Path,
+) -> None:
     data = plugin_data(tmp_path, ready=False)
     env = {"CLAUDE_PLUGIN_DATA": str(data), "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
-    hook = launch("vault-hook", ["session-start"], env, stdin="{}")
-    assert (hook.returncode, hook.stdout) == (0, "")
+    start = launch("vault-hook", ["session-start"], env, stdin="{}")
+    assert start.returncode == 0
+    said = json.loads(start.stdout)  # SessionStart, once per session, says so
+    assert said["systemMessage"] == said["hookSpecificOutput"]["additionalContext"]
+    assert said["systemMessage"].startswith("memory-vault is being set up")
+    assert "ready in about 4 minutes" in said["systemMessage"]  # before any build was timed
+    (data / "build-seconds").write_text("60\n")
+    assert "ready in about a minute" in launch("vault-hook", ["session-start"], env, "{}").stdout
+    prompt = launch("vault-hook", ["user-prompt-submit"], env, stdin="{}")
+    assert (prompt.returncode, prompt.stdout) == (0, "")  # the other events pass silently
     server = launch("vault", ["mcp"], env)
     assert server.returncode == 1
     assert "still installing" in server.stderr
+
+
+def test_after_a_failed_build_hooks_wait_before_trying_again(tmp_path: Path) -> None:
+    data = tmp_path / "plugin-data"
+    data.mkdir()
+    (data / "build-failed").touch()  # offline, say: the last build failed moments ago
+    env = {"CLAUDE_PLUGIN_DATA": str(data), "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
+    start = launch("vault-hook", ["session-start"], env, stdin="{}")
+    assert start.returncode == 0
+    assert "could not install" in json.loads(start.stdout)["systemMessage"]
+    assert not (data / "bootstrapping").exists()  # no new build started

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hooks.claude_code.session import briefing, capture_request
-from hooks.daemon.ops import dispatch
+from hooks.ops.table import dispatch
 from memory.service import MemoryService
 from tests.conftest import ServiceFactory
 

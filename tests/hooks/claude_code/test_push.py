@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from hooks.claude_code.push import answer_tool_event, path_words, tool_query
-from hooks.daemon import client
-from hooks.daemon.control import stop
+from hooks.client import client
+from hooks.client.control import stop
 from memory.service import MemoryService
 from vault.layout import Vault
 

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from hooks.daemon import client
+from hooks.client import client
 from indexer.embedder import SentenceTransformerEmbedder
 from indexer.index import VaultIndex
 from tests.hooks.daemon.test_daemon import serve, stop

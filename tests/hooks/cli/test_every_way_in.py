@@ -69,7 +69,7 @@ def test_a_file_dropped_in_is_linked_and_filed_by_the_daemons_watcher(labelled: 
     vault_cli("jot", RELATED[0])
     process = serve(labelled)
     try:
-        from hooks.daemon import client
+        from hooks.client import client
 
         assert client.wait_until_up(labelled.root, 300) is not None
         (labelled.memories_dir / "dropped.md").write_text(DROPPED)

@@ -15,6 +15,7 @@ from click.testing import CliRunner, Result
 
 from hooks.cli.main import main
 from indexer.embedder import SentenceTransformerEmbedder
+from vault.frontmatter import parse
 
 pytestmark = pytest.mark.model
 FIXTURES = "Prefer pytest fixtures over unittest setUp and tearDown in this codebase."
@@ -104,3 +105,56 @@ def test_cloud_conflict_copies_are_reported_and_never_indexed_twice(
     assert status["index"]["memories"] == 2
     hits = as_json(laptop, "recall", "pytest fixtures or setUp?", "--now", "2026-01-02")
     assert [h["id"] for h in hits].count(memory_id) == 1
+
+
+def test_five_rounds_of_jots_on_both_machines_leave_no_conflict_markers(
+    machines: tuple[Path, Path, str],
+) -> None:
+    """Each new port damps the older port memories (interference); a machine that
+    pulls them must not damp again, and the two salience lines must merge."""
+    laptop, desktop, _ = machines
+    first = "In production the API's uvicorn process binds to port 8000."
+    vault(laptop, "jot", first, "--project", "api", "--now", "2026-01-01T10:00:00Z")
+    services = ["API", "billing", "search", "auth", "invoices", "gateway"]
+    for day in range(1, 6):
+        now = ("--now", f"2026-01-{day + 1:02d}T09:00:00Z")
+        said = f"The {services[day]} service listens on port {7000 + day}."
+        vault(laptop, "jot", said, "--project", "api", *now)
+        said = f"The {services[day - 1]} service now listens on port {9000 + day}."
+        vault(desktop, "jot", said, "--project", "api", *now)
+        vault(desktop, "recall", "which port does the service listen on?", *now)
+        for root in (laptop, desktop):  # both commit before either sees the other
+            assert as_json(root, "sync", *now)["conflicts"] == []
+    for root in (laptop, desktop, laptop):
+        assert as_json(root, "sync")["conflicts"] == []
+    files = {root: sorted((root / "memories").glob("*.md")) for root in (laptop, desktop)}
+    assert [p.name for p in files[laptop]] == [p.name for p in files[desktop]]
+    for mine, theirs in zip(files[laptop], files[desktop], strict=True):
+        assert "<<<<<<<" not in mine.read_text()
+        assert mine.read_text() == theirs.read_text()
+        shown = as_json(laptop, "show", mine.stem)
+        damped = len(parse(mine.read_text()).meta.get("damped_by") or [])
+        assert shown["salience"] == pytest.approx(0.7**damped, abs=1e-3)  # once per newer
+
+
+def test_a_purged_secret_stays_gone_when_the_other_machine_recalled_it_meanwhile(
+    machines: tuple[Path, Path, str],
+) -> None:
+    laptop, desktop, _ = machines
+    secret = "Dana told me in confidence that she is leaving the company in March."
+    memory_id = vault(laptop, "jot", secret, "--now", "2026-01-02T09:00:00Z").stdout.strip()
+    for root in (laptop, desktop):
+        vault(root, "sync", "--now", "2026-01-02T10:00:00Z")
+    vault(laptop, "purge", memory_id, "--yes")
+    vault(desktop, "reinforce", memory_id, "--now", "2026-01-03T09:00:00Z")
+    vault(laptop, "sync")
+    synced = vault(desktop, "sync")
+    assert f"kept purged memories deleted over edits: memories/{memory_id}.md" in synced.stderr
+    vault(laptop, "sync")
+    for root in (laptop, desktop):
+        assert not list(root.rglob(f"{memory_id}.md"))
+        hits = as_json(root, "recall", "who is leaving the company?", "--now", "2026-01-04")
+        assert memory_id not in {hit["id"] for hit in hits}
+        tracked = subprocess.run(["git", "grep", "-l", "in confidence"], cwd=root,
+                                 capture_output=True)  # fmt: skip
+        assert tracked.stdout == b""  # not in any file git tracks now

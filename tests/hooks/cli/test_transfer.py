@@ -57,7 +57,7 @@ def test_bad_lines_fail_the_run_and_strict_writes_nothing(tmp_path: Path) -> Non
     loose = run(root, "import", "--jsonl", str(source), "--dry-run")
     assert loose.exit_code == 1
     assert loose.stdout.startswith("Would import: created 2")
-    assert "note: line 3" in loose.stderr
+    assert "error: line 3" in loose.stderr
 
 
 def test_a_source_must_be_named(tmp_path: Path) -> None:

@@ -18,9 +18,9 @@ from benchmarks.busy_daemon import write_transcript
 from hooks.claude_code.capture import cursor_offset
 from hooks.claude_code.prompt import BUSY_NOTE
 from hooks.claude_code.transcript import MAX_LINE, STEP_BYTES
-from hooks.daemon import client
-from hooks.daemon.ops import dispatch_reply
+from hooks.client import client
 from hooks.daemon.server import Daemon
+from hooks.ops.table import dispatch_reply
 from memory.service import MemoryService
 from vault.config import load_settings
 from vault.layout import Vault

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from hooks.daemon import client, control
-from hooks.daemon.control import stop
+from hooks.client import client, control
+from hooks.client.control import stop
 from hooks.daemon.server import Daemon
 from memory.service import MemoryService
 from vault.config import load_settings

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from hooks.daemon import client
-from hooks.daemon.control import stop
+from hooks.client import client
+from hooks.client.control import stop
 from vault.layout import Vault
 
 pytestmark = pytest.mark.model
@@ -27,7 +27,7 @@ HANGING_DAEMON = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    import hooks.daemon.ops as ops
+    import hooks.ops.table as ops
     from hooks.daemon.__main__ import main
 
     written = Path(sys.argv[2])
@@ -91,7 +91,7 @@ def test_a_jot_whose_daemon_died_after_writing_is_reported_once_not_failed(
 
 def test_the_next_hook_brings_a_daemon_back_after_a_kill_in_its_warm_up(vault: Vault) -> None:
     root = vault.root
-    spawn = "import os, sys; from pathlib import Path; from hooks.daemon import client; "
+    spawn = "import os, sys; from pathlib import Path; from hooks.client import client; "
     spawn += "sys.exit(0 if client.spawn(Path(sys.argv[1]), os.environ) else 1)"
     subprocess.run([sys.executable, "-c", spawn, str(root)], check=True)  # as SessionStart does
     jot = vault_jot(root)  # in flight: it waits for the warm-up

@@ -6,14 +6,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from benchmarks.safety_writers import catalog_meta, write_memories
-from hooks.daemon import client
+from hooks.client import client
 from indexer.embedder import SentenceTransformerEmbedder
 from indexer.index import VaultIndex
 from tests.hooks.daemon.test_daemon import serve, stop
@@ -73,19 +72,20 @@ def test_reindex_full_under_a_daemon_is_its_work_and_recall_keeps_answering(
         [sys.executable, "-m", "hooks.cli", "--vault", str(running.root), "reindex", "--full"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    latencies, answers = [], []
+    during, answers = [], []
     args = {"query": "restart the payroll worker when its queue stalls", "reinforce": False,
             "now": "2026-01-02T09:00:00Z"}  # fmt: skip
     while rebuild.poll() is None:
-        started = time.monotonic()
         answers.append(client.request(running.root, "recall", args, timeout=120))
-        latencies.append(time.monotonic() - started)
+        during.append(rebuild.poll() is None)
     out, err = rebuild.communicate()
     assert rebuild.returncode == 0, err
     assert "Rebuilt: 300 added" in out
     assert len(answers) >= 3  # recalls were answered while the rebuild ran
     assert all(answers), "a recall during the rebuild found nothing"
-    assert max(latencies) < 15, latencies  # never held up for the whole rebuild
+    # never held up for the whole rebuild: answers came back while it still ran
+    # (its speed is benchmarks/reindex_bench.py's business, not a test's)
+    assert sum(during) >= 2, during
     assert deleted_catalog_files(pid) == []
     assert catalog_meta(running, "rebuilds") == "1"
     stop(running)

@@ -7,8 +7,8 @@ import logging
 
 import pytest
 
-from hooks.daemon import ops
 from hooks.daemon.server import Daemon
+from hooks.ops import table as ops
 from memory.service import MemoryService
 from tests.conftest import FakeClock
 from vault.config import load_settings

@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from hooks.daemon.protocol import ProtocolError, decode, encode, read_line
+from hooks.client.protocol import ProtocolError, decode, encode, read_line
 
 
 def test_a_message_is_read_up_to_its_newline_across_chunks() -> None:

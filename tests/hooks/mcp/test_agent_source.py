@@ -10,7 +10,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import Implementation
 
-from hooks.daemon.control import stop
+from hooks.client.control import stop
 from hooks.mcp.agent_source import agent_source
 from vault.layout import Vault
 from vault.store import MemoryStore
@@ -49,6 +49,7 @@ def _stop_spawned_daemon(vault: Vault) -> Iterator[None]:
 @pytest.mark.anyio
 async def test_remember_over_stdio_keeps_the_client_name(vault: Vault) -> None:
     env = {"VAULT_HOME": str(vault.root), "PATH": os.environ["PATH"], "HF_HUB_OFFLINE": "1",
+           "VAULT_MODEL_CACHE": os.environ["VAULT_MODEL_CACHE"],
            "VAULT_DAEMON_IDLE_SECONDS": "60"}  # fmt: skip
     params = StdioServerParameters(command=sys.executable, args=["-m", "hooks.cli", "mcp"], env=env)
     codex = Implementation(name="codex-mcp-client", version="0.169.0")

@@ -8,8 +8,8 @@ import logging
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
-from hooks.daemon import ops
 from hooks.mcp.server import Backend
+from hooks.ops import table as ops
 from memory.service import MemoryService
 from vault.layout import Vault
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
-from hooks.daemon.control import stop
+from hooks.client.control import stop
 from vault.layout import Vault
 from vault.store import MemoryStore
 
@@ -41,6 +41,7 @@ def _stop_spawned_daemon(vault: Vault) -> Iterator[None]:
 
 def params(vault: Vault, project: Path | None = None) -> StdioServerParameters:
     env = {"VAULT_HOME": str(vault.root), "PATH": os.environ["PATH"], "HF_HUB_OFFLINE": "1",
+           "VAULT_MODEL_CACHE": os.environ["VAULT_MODEL_CACHE"],
            "VAULT_DAEMON_IDLE_SECONDS": "60",
            "CLAUDE_PROJECT_DIR": str(project or vault.root.parent)}  # fmt: skip
     return StdioServerParameters(command=sys.executable, args=["-m", "hooks.cli", "mcp"], env=env)

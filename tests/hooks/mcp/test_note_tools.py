@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
-from hooks.daemon.control import stop
+from hooks.client.control import stop
 from tests.hooks.mcp.test_mcp import call, params
 from vault.layout import Vault
 from vault.periodic import containing

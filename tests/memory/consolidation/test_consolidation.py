@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from hooks.claude_code.context_text import recall_context
-from hooks.daemon.ops import dispatch
-from memory.consolidation.confidence import confidence_factor
+from hooks.ops.table import dispatch
 from memory.encode.capture import capture
 from memory.encode.extract import Statement
 from memory.errors import ConsolidationError
+from memory.lifecycle.confidence import confidence_factor
 from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService
 from tests.conftest import FakeClock, ServiceFactory

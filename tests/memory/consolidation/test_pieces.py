@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from memory.consolidation.clusters import cluster
-from memory.consolidation.confidence import confidence_factor, validated
 from memory.consolidation.journal import Journal, undo
 from memory.consolidation.merge import merged_text
-from memory.consolidation.salience import combine, emotion, learning, record_signal
 from memory.errors import ConsolidationError
+from memory.lifecycle.confidence import confidence_factor, validated
+from memory.lifecycle.salience import combine, emotion, learning, record_signal
 from memory.service import MemoryService
 from tests.conftest import T0, FakeClock
 from vault.config import load_settings

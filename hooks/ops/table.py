@@ -13,10 +13,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from hooks.daemon.housekeeping_ops import HOUSEKEEPING_OPS
-from hooks.daemon.note_ops import NOTE_OPS
-from hooks.daemon.protocol import ProtocolError
-from hooks.daemon.requests import (
+from hooks.client.protocol import ProtocolError
+from hooks.ops.housekeeping import HOUSEKEEPING_OPS
+from hooks.ops.notes import NOTE_OPS
+from hooks.ops.requests import (
     Args,
     Json,
     Reply,
@@ -26,7 +26,7 @@ from hooks.daemon.requests import (
     text_arg,
     texts_arg,
 )
-from hooks.daemon.usage_ops import note_later, op_access_stats
+from hooks.ops.usage import note_later, op_access_stats
 from indexer.errors import IndexerError
 from indexer.sync import SyncReport
 from memory.errors import RecallError
@@ -242,7 +242,7 @@ def op_list(service: MemoryService, args: Args) -> Reply:
 
 
 def op_status(service: MemoryService, args: Args) -> Reply:
-    from memory.lifecycle.maintenance import last_run
+    from memory.maintenance import last_run
 
     status = service.status().to_dict()
     status["last_prune"] = last_run(service)

@@ -14,7 +14,7 @@ import os
 import sys
 import time
 
-from hooks.daemon.protocol import (
+from hooks.client.protocol import (
     UnsafeSocketFolder,
     decode,
     encode,

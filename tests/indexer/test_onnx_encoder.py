@@ -1,9 +1,11 @@
-"""The bundled all-MiniLM-L6-v2 on ONNX Runtime (what every index serves) and in
-numpy (its fallback) against sentence-transformers on the same weights."""
+"""The bundled all-MiniLM-L6-v2 on ONNX Runtime (what every index serves), from
+the graph torch's exporter and ONNX Runtime's optimizer make once and cache,
+against sentence-transformers on the same weights."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,9 +13,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from indexer.embedder import Embedder, SentenceTransformerEmbedder, serving_embedder
-from indexer.minilm import MiniLMEmbedder
-from indexer.onnx_minilm import OnnxMiniLMEmbedder
+from indexer.embedder import (
+    Embedder,
+    SentenceTransformerEmbedder,
+    bundled_encoder,
+    bundled_model_path,
+    serving_embedder,
+)
+from indexer.errors import ModelUnavailableError
+from indexer.onnx_encoder import OnnxEncoder
+from indexer.onnx_export import exported_model, model_key
 
 pytestmark = pytest.mark.model
 STORY = (
@@ -31,13 +40,13 @@ TEXTS = [
 ]
 
 
-@pytest.fixture(scope="module", params=["onnx", "numpy"])
-def bundled(request: pytest.FixtureRequest) -> Embedder:
-    return OnnxMiniLMEmbedder() if request.param == "onnx" else MiniLMEmbedder()
+@pytest.fixture(scope="module")
+def bundled() -> OnnxEncoder:
+    return bundled_encoder()
 
 
 def test_vectors_match_sentence_transformers(
-    bundled: OnnxMiniLMEmbedder | MiniLMEmbedder, embedder: SentenceTransformerEmbedder
+    bundled: OnnxEncoder, embedder: SentenceTransformerEmbedder
 ) -> None:
     ours, theirs = bundled.encode(TEXTS), embedder.encode(TEXTS)
     assert ours.dtype == np.float32
@@ -72,7 +81,7 @@ def test_serving_the_bundled_model_never_imports_torch() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=120)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split(maxsplit=1) == ["OnnxMiniLMEmbedder", "[]\n"]
+    assert result.stdout.split(maxsplit=1) == ["OnnxEncoder", "[]\n"]
     assert isinstance(serving_embedder("some/other-model"), SentenceTransformerEmbedder)
 
 
@@ -92,19 +101,41 @@ def test_onnx_runtime_writes_nothing_to_home_and_sends_no_telemetry(tmp_path: Pa
     assert list(tmp_path.rglob("*")) == []  # no device id, no offline event cache
 
 
-def test_without_onnxruntime_the_numpy_pass_serves(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib.util
-
-    real = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name: None if name == "onnxruntime" else real(name)
-    )
-    assert isinstance(serving_embedder(""), MiniLMEmbedder)
-
-
 def test_one_encode_uses_at_most_the_cores_it_may_run_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert OnnxMiniLMEmbedder(threads=64)._threads == len(os.sched_getaffinity(0))
-    assert OnnxMiniLMEmbedder(threads=1)._threads == 1
+    assert _encoder(threads=64)._threads == len(os.sched_getaffinity(0))
+    assert _encoder(threads=1)._threads == 1
     monkeypatch.delattr(os, "sched_getaffinity")  # as on macOS
     monkeypatch.setattr(os, "cpu_count", lambda: 3)
-    assert OnnxMiniLMEmbedder(threads=64)._threads == 3
+    assert _encoder(threads=64)._threads == 3
+
+
+def _encoder(threads: int) -> OnnxEncoder:
+    return OnnxEncoder(Path(bundled_model_path()), Path("unused"), threads=threads)
+
+
+def test_the_export_is_cached_by_the_models_hash(tmp_path: Path) -> None:
+    """A copy of the model whose weights differ by one byte gets its own export;
+    the same model asks for no second export."""
+    model = Path(bundled_model_path())
+    cache = Path(os.environ["VAULT_MODEL_CACHE"])
+    graph = exported_model(model, cache)
+    assert graph.is_file()
+    assert graph.name.startswith(model.name)
+    assert exported_model(model, cache) == graph
+    copy = tmp_path / model.name
+    shutil.copytree(model, copy)
+    with open(copy / "model.safetensors", "r+b") as weights:
+        weights.seek(-1, os.SEEK_END)
+        last = weights.read(1)
+        weights.seek(-1, os.SEEK_END)
+        weights.write(bytes([last[0] ^ 1]))
+    assert model_key(copy, tmp_path / "cache") != model_key(model, cache)
+
+
+def test_a_model_that_cannot_be_exported_is_one_clear_error(tmp_path: Path) -> None:
+    broken = tmp_path / "broken-model"
+    shutil.copytree(bundled_model_path(), broken)
+    (broken / "model.safetensors").write_bytes(b"not weights")
+    with pytest.raises(ModelUnavailableError, match="cannot export broken-model to ONNX"):
+        exported_model(broken, tmp_path / "cache")
+    assert not list((tmp_path / "cache").glob("*.onnx"))  # nothing half-written is kept

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from memory.config import MemoryConfig
-from memory.lifecycle.decay import strength_at
+from memory.decay import strength_at
 from vault.errors import VaultError
 
 

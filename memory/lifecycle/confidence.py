@@ -8,15 +8,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from vault.ids import validate_id
-from vault.schema import DEFAULT_CONFIDENCE, MemoryRecord
+from vault.schema import CONFIDENCE_RANGE, DEFAULT_CONFIDENCE, MemoryRecord
 
 if TYPE_CHECKING:  # the keyword fallback imports this module: no index, no numpy
     from memory.context import ServiceContext
 
 STEP_UP = 0.1
 STEP_DOWN = 0.05
-LOWEST = 0.3
-HIGHEST = 0.9
+LOWEST, HIGHEST = CONFIDENCE_RANGE
 
 
 def validated(confidence: float, up: bool) -> float:

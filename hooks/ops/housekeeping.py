@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from hooks.daemon.requests import Args, Reply, optional_text, shown, text_arg
+from hooks.ops.requests import Args, Reply, optional_text, shown, text_arg
 from memory.consolidation.patterns import Generalise
 from memory.errors import RecallError
 from memory.service import MemoryService
@@ -73,7 +73,7 @@ def op_capture(service: MemoryService, args: Args) -> Reply:
 def op_sweep(service: MemoryService, args: Args) -> Reply:
     from hooks.claude_code.capture import capture_steps, pending_transcripts, sweep
     from memory.consolidation.run import consolidation_steps
-    from memory.lifecycle.maintenance import maintenance_steps
+    from memory.maintenance import maintenance_steps
 
     environ = _claude_environ(args)
     if args.get("wait"):  # `vault sweep`: the person waits for the report

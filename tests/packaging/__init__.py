@@ -1,0 +1,1 @@
+"""The built package: its files, and every install path run from the wheel."""

@@ -1,0 +1,133 @@
+"""`make mutation`: mutation testing with cosmic-ray over the modules that guard
+data, privacy and the session (tools/mutation_groups.toml), printing the kill
+rate per group beside its target and every surviving mutant.
+
+cosmic-ray, not mutmut: it writes each mutant into the module's file on disk,
+so the `vault`, `vault-hook` and daemon processes the tests start run the
+mutant too (mutmut 3 switches mutants inside the test process, which those
+subprocesses never see). The run happens in a scratch git worktree of HEAD,
+never in this checkout.
+
+    .venv/bin/python tools/mutation.py [--group NAME ...] [--keep]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+# Realistic slips only: an off-by-one bound, a flipped test, a swapped sign,
+# a dropped loop or handler; not every binary operator for every other.
+KEEP_BINARY = ("Add_Sub", "Sub_Add", "Mul_Div", "Div_Mul")
+KEEP_COMPARE = ("Lt_LtE", "LtE_Lt", "Gt_GtE", "GtE_Gt", "Eq_NotEq", "NotEq_Eq", "Is_IsNot",
+                "IsNot_Is", "In_NotIn", "NotIn_In")  # fmt: skip
+
+
+def excluded_operators() -> list[str]:
+    names = subprocess.run([BIN / "cosmic-ray", "operators"], capture_output=True, text=True,
+                           check=True).stdout.split()  # fmt: skip
+    drop = []
+    for name in names:
+        kind, _, pair = name.removeprefix("core/").partition("_")
+        if (kind == "ReplaceBinaryOperator" and pair not in KEEP_BINARY) or (
+            kind == "ReplaceComparisonOperator" and pair not in KEEP_COMPARE
+        ):
+            drop.append(f"^{name}$")
+    return drop + ["^core/VariableInserter$", "^core/VariableReplacer$"]
+
+
+def config(group: dict[str, object], tree: Path, exclude: list[str]) -> str:
+    tests = " ".join(str(t) for t in group["tests"] if (tree / str(t)).exists())  # type: ignore[attr-defined]
+    command = f"{sys.executable} -m pytest -x -q -n 0 -p no:cacheprovider -p no:randomly {tests}"
+    return "\n".join([
+        "[cosmic-ray]",
+        f"module-path = {json.dumps(group['modules'])}",
+        "timeout = 300.0",
+        "excluded-modules = []",
+        f"test-command = {json.dumps(command)}",
+        "[cosmic-ray.distributor]",
+        'name = "local"',
+        "[cosmic-ray.filters.operators-filter]",
+        f"exclude-operators = {json.dumps(exclude)}",
+    ]) + "\n"  # fmt: skip
+
+
+def run_group(name: str, group: dict[str, object], tree: Path, exclude: list[str]) -> dict:
+    work = tree / ".mutation" / name
+    work.mkdir(parents=True, exist_ok=True)
+    cfg, session = work / "config.toml", work / "session.sqlite"
+    cfg.write_text(config(group, tree, exclude))
+    env = {**os.environ, "PYTHONPATH": str(tree), "HF_HUB_OFFLINE": "1",
+           "VAULT_MODEL_CACHE": str(ROOT / ".cache" / "models")}  # fmt: skip
+    for step in (["cosmic-ray", "init"], ["cr-filter-operators"], ["cosmic-ray", "exec"]):
+        args = [str(BIN / step[0]), *step[1:]]
+        args += (
+            [str(session), str(cfg)]
+            if step[0] == "cr-filter-operators"
+            else [str(cfg), str(session)]
+        )
+        subprocess.run(args, cwd=tree, env=env, check=True, stdout=subprocess.DEVNULL)
+    dump = subprocess.run([BIN / "cosmic-ray", "dump", str(session)], cwd=tree,
+                          capture_output=True, text=True, check=True).stdout  # fmt: skip
+    killed, survivors, skipped = 0, [], 0
+    for line in dump.splitlines():
+        item, result = json.loads(line)
+        if result is None or result.get("worker_outcome") == "skipped":
+            skipped += 1
+            continue
+        if result.get("test_outcome") == "survived":
+            mutation = item["mutations"][0]
+            survivors.append(f"{mutation['module_path']}:{mutation['start_pos'][0]} "
+                             f"{mutation['operator_name']} #{mutation['occurrence']}")  # fmt: skip
+        else:
+            killed += 1
+    total = killed + len(survivors)
+    return {"group": name, "killed": killed, "total": total, "skipped": skipped,
+            "rate": killed / total if total else 1.0, "target": group["target"],
+            "survivors": survivors}  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--group", action="append", help="only these groups (repeatable)")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch worktree")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    groups = tomllib.loads((ROOT / "tools" / "mutation_groups.toml").read_text())["groups"]
+    chosen = args.group or list(groups)
+    tree = Path(tempfile.mkdtemp(prefix="mutation-"))
+    subprocess.run(["git", "worktree", "add", "--detach", str(tree), "HEAD"], cwd=ROOT,
+                   check=True, capture_output=True)  # fmt: skip
+    os.symlink(ROOT / ".tools", tree / ".tools")
+    exclude = excluded_operators()
+    results = []
+    try:
+        for name in chosen:
+            result = run_group(name, groups[name], tree, exclude)
+            results.append(result)
+            mark = "ok " if result["rate"] >= result["target"] else "LOW"
+            print(f"{mark} {name:16} killed {result['killed']:4}/{result['total']:<4} "
+                  f"{result['rate']:6.1%}  target {result['target']:.0%}", flush=True)  # fmt: skip
+            for survivor in result["survivors"]:
+                print(f"      survived: {survivor}", flush=True)
+    finally:
+        if not args.keep:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
+                           capture_output=True)  # fmt: skip
+            shutil.rmtree(tree, ignore_errors=True)
+    if args.json:
+        print(json.dumps(results, indent=1))
+    sys.exit(0 if all(r["rate"] >= r["target"] for r in results) else 1)
+
+
+if __name__ == "__main__":
+    main()
