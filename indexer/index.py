@@ -134,6 +134,30 @@ class VaultIndex:
             self._notice("index busy: another process is writing it; using the published index")
             return SyncReport()
 
+    def sync_shared(self, allow_embed: bool = True) -> SyncReport:
+        """Index what writers in other processes wrote, without queueing behind
+        them: the vault is marked pending, and whoever holds the index lock takes
+        the mark and syncs every changed file, again while a mark reappears; a
+        writer that finds the lock held returns at once (its file is written, the
+        holder indexes it). Only a holder removes the mark, and it looks again
+        after letting go, so no file is left behind."""
+        pending = self.vault.index_dir / "pending"
+        pending.parent.mkdir(parents=True, exist_ok=True)
+        pending.touch()
+        total = SyncReport()
+        while pending.exists():
+            try:
+                with self.published.writing(wait=False) as snapshot:
+                    pending.unlink(missing_ok=True)
+                    paths = changed_paths(self.vault, snapshot.catalog)
+                    embed = allow_embed or snapshot.rebuilding
+                    report = self._syncer(snapshot).apply(paths, embed)
+            except IndexBusyError:
+                return total  # the holder sees the mark once it lets go
+            for name, done in vars(report).items():
+                getattr(total, name).extend(done)
+        return total
+
     def apply(self, paths: Iterable[Path], allow_embed: bool = True) -> SyncReport:
         """Reconcile specific paths (from the watcher, or after our own writes)."""
         with self.published.writing() as snapshot:

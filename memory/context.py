@@ -41,6 +41,7 @@ class ServiceContext:
         index: VaultIndex | None = None,
         auto_sync: bool = True,
         embed_on_write: bool = True,
+        share_index_work: bool = False,
     ) -> None:
         self.vault = vault
         self.settings = settings
@@ -50,6 +51,8 @@ class ServiceContext:
         self.index = index or VaultIndex(vault, settings)
         self.auto_sync = auto_sync
         self.embed_on_write = embed_on_write
+        # Writers in separate processes (the CLI without a daemon): VaultIndex.sync_shared.
+        self.share_index_work = share_index_work
         self.appearances = AppearanceLog(vault.state_dir)  # retrieval strengthening
         self.periodic_links = PeriodicLinks(vault.periodic_dir)  # consolidation bonus
         # What a long job (a rebuild) holds for each short step; the daemon sets its
@@ -100,7 +103,9 @@ class ServiceContext:
         rebuild): index the files (None: the whole vault, a delta sync), then file
         and link the memories that were embedded now."""
         self.require_vault()
-        if paths is None:
+        if paths is not None and self.share_index_work:  # never queue behind other writers
+            report = self.index.sync_shared(self.embed_on_write)
+        elif paths is None:
             report = self.index.sync(wait=wait, progress=progress)
         else:
             report = self.index.apply(paths, allow_embed=self.embed_on_write)

@@ -33,8 +33,9 @@ class MemoryService(ServiceContext):
         index: VaultIndex | None = None,
         auto_sync: bool = True,
         embed_on_write: bool = True,
+        share_index_work: bool = False,
     ) -> None:
-        super().__init__(vault, settings, clock, index, auto_sync, embed_on_write)
+        super().__init__(vault, settings, clock, index, auto_sync, embed_on_write, share_index_work)
         self.linker = Linker(self.store, self.index, self.config)
         self.filer = Filer(self.store, self.index, self.config)  # keeps its topic model warm
 

@@ -2,8 +2,10 @@
 in the target's folder, fsyncs it, renames it over the target and fsyncs the
 folder: a reader sees the old file or the new one, and the rename survives a
 crash. A writer holds a flock on its temp file, so the next start removes the
-temp files of killed writers and never a live one's. A new file gets the mode the
-umask gives; a replaced one keeps its mode. Locks are advisory `flock`s.
+temp files of killed writers and never a live one's. A new file gets the mode
+the umask gives; a replaced one keeps its mode. Locks are advisory `flock`s.
+A read-modify-write passes the stat it read with (`unchanged`): an editor's save
+since then is seen just before the rename (`ChangedMeanwhile`) and never lost.
 """
 
 from __future__ import annotations
@@ -18,11 +20,34 @@ from pathlib import Path
 TEMP_NAME = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")
 
 
-def atomic_replace(path: Path, write: Callable[[str], None], mode: int | None = None) -> None:
+class ChangedMeanwhile(Exception):
+    """The file is no longer the version the caller read: nothing was written."""
+
+
+def version(stat: os.stat_result) -> tuple[int, int, int]:
+    """What tells two versions of a file apart (an atomic save makes a new inode)."""
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+
+
+def _same_version(path: Path, unchanged: os.stat_result) -> bool:
+    try:
+        return version(os.lstat(path)) == version(unchanged)
+    except FileNotFoundError:
+        return False
+
+
+def atomic_replace(
+    path: Path,
+    write: Callable[[str], None],
+    mode: int | None = None,
+    unchanged: os.stat_result | None = None,
+) -> None:
     """Replace `path` with what `write(temp_path)` puts in a temp file beside it
     (for writers that want a file name: FAISS, numpy), fsynced, then renamed;
     the folder is fsynced too. `mode` defaults to the old file's, else to what
-    the umask leaves of 0666 (the kernel applies it when the temp file is made)."""
+    the umask leaves of 0666 (the kernel applies it when the temp file is made).
+    `unchanged`: the stat the new content was made from; ChangedMeanwhile when
+    the file differs from it just before the rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp, held = _new_temp_file(path)
     try:
@@ -33,6 +58,8 @@ def atomic_replace(path: Path, write: Callable[[str], None], mode: int | None = 
                 mode = os.stat(path).st_mode & 0o7777
         if mode is not None:
             os.chmod(tmp, mode)
+        if unchanged is not None and not _same_version(path, unchanged):
+            raise ChangedMeanwhile(path)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -90,14 +117,16 @@ def _remove_if_unlocked(path: str) -> int:
     return 1
 
 
-def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
+def atomic_write(
+    path: Path, data: bytes, mode: int | None = None, unchanged: os.stat_result | None = None
+) -> None:
     """Replace `path` with `data` (see atomic_replace)."""
 
     def write(tmp: str) -> None:
         with open(tmp, "wb") as handle:
             handle.write(data)
 
-    atomic_replace(path, write, mode)
+    atomic_replace(path, write, mode, unchanged)
 
 
 def fsync_path(path: Path | str) -> None:

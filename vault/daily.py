@@ -1,7 +1,10 @@
-"""daily/YYYY-MM-DD.md session logs: appended under a lock, written atomically."""
+"""daily/YYYY-MM-DD.md session logs. A new day's file is written atomically; an
+entry is appended (O_APPEND, fsynced) under a lock, never by rewriting the whole
+file, so an editor's change saved meanwhile is never dropped."""
 
 from __future__ import annotations
 
+import os
 from datetime import date, datetime
 from pathlib import Path
 
@@ -31,12 +34,21 @@ def init_daily(vault: Vault, day: date) -> tuple[Path, bool]:
 
 
 def append_daily(vault: Vault, moment: datetime, entry: str) -> None:
-    path = vault.daily_dir / f"{moment:%Y-%m-%d}.md"
+    path = daily_path(vault, moment.date())
     with file_lock(vault.index_dir / "locks" / "daily.lock"):
-        existing = path.read_text(encoding="utf-8") if path.exists() else f"# {moment:%Y-%m-%d}\n"
-        if not existing.endswith("\n"):
-            existing += "\n"
-        atomic_write(path, (existing + "\n" + entry.rstrip() + "\n").encode("utf-8"))
+        if not path.exists():
+            atomic_write(path, f"# {moment:%Y-%m-%d}\n".encode())
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+        try:
+            size = os.fstat(fd).st_size
+            ends_in_newline = size == 0 or os.pread(fd, 1, size - 1) == b"\n"
+            text = ("" if ends_in_newline else "\n") + "\n" + entry.rstrip() + "\n"
+            data = text.encode("utf-8")
+            while data:
+                data = data[os.write(fd, data) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def recent_daily(vault: Vault, moment: datetime, max_chars: int) -> str:

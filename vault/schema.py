@@ -1,8 +1,9 @@
 """The frontmatter contract: which fields a memory has, their types, defaults.
 
 `to_record` validates a parsed file into a typed, read-only `MemoryRecord`;
-`BrokenFileError` says which field is wrong. A file without frontmatter (a note
-a person dropped in by hand) is a curated memory dated by its mtime.
+`BrokenFileError` says which field is wrong. A file without frontmatter, or with
+an empty block (a note a person dropped in by hand), is a curated memory dated
+by its mtime.
 """
 
 from __future__ import annotations
@@ -119,6 +120,14 @@ def _dims(meta: dict[str, Any], path: Path) -> dict[str, float]:
     return {str(k): float(v) for k, v in value.items()}
 
 
+def default_tier(meta: dict[str, Any]) -> str:
+    """The tier of a file without a `tier` field, the one place this is decided:
+    a note a person dropped in (no frontmatter, or an empty block) is curated;
+    fields without a tier are episodic. A rewrite writes it down (vault/store.py),
+    so adding fields never changes the tier a file was read with."""
+    return "episodic" if meta else "curated"
+
+
 def to_record(
     meta: dict[str, Any], body: str, path: Path, archived: bool, mtime: datetime
 ) -> MemoryRecord:
@@ -128,8 +137,7 @@ def to_record(
         raise BrokenFileError(path, str(exc)) from exc
     if "id" in meta and str(meta["id"]) != memory_id:
         raise BrokenFileError(path, f"id {meta['id']!r} differs from the file name {memory_id!r}")
-    has_frontmatter = bool(meta)
-    tier = _text(meta, "tier") or ("episodic" if has_frontmatter else "curated")
+    tier = _text(meta, "tier") or default_tier(meta)
     if tier not in TIERS:
         raise BrokenFileError(path, f"tier must be one of {', '.join(TIERS)}, got {tier!r}")
     try:

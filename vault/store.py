@@ -1,9 +1,10 @@
 """Reading and writing memory files safely.
 
-Every read-modify-write holds the memory's lock, re-reads the file, applies
-only the fields we own, and replaces the file atomically, retrying if an editor
-changed it in between. A file we cannot use (bad YAML, not text, empty, over
-1 MiB, a symbolic link) is reported (`BrokenFileError`) and never rewritten."""
+Every read-modify-write (`update`, `rewrite`) holds the memory's lock, re-reads
+the file, applies only the fields we own, and replaces the file atomically,
+starting over if an editor saved it in between (checked just before the rename).
+A file we cannot use (bad YAML, not text, empty, over 1 MiB, a symbolic link) is
+reported (`BrokenFileError`) and never rewritten."""
 
 from __future__ import annotations
 
@@ -17,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from vault import frontmatter
-from vault.atomic import atomic_write, file_lock, fsync_path
+from vault.atomic import ChangedMeanwhile, atomic_write, file_lock, fsync_path
 from vault.conflicts import MARKERS_REASON, conflict_copy_of, copy_reason, has_conflict_markers
 from vault.errors import BrokenFileError, ConcurrentEditError, MemoryNotFoundError, VaultError
 from vault.layout import Vault, symlink_refused
-from vault.schema import MemoryRecord, check_values, to_record
+from vault.schema import MemoryRecord, check_values, default_tier, to_record
 
 Mutation = Callable[[MemoryRecord], dict[str, Any]]
 _RETRIES = 8
@@ -77,31 +78,34 @@ class MemoryStore:
 
     def update(self, memory_id: str, mutate: Mutation, hint: Path | None = None) -> MemoryRecord:
         """Apply `mutate(current) -> changed fields` under the memory's lock."""
+        return self._read_modify_write(memory_id, mutate, None, hint)
+
+    def rewrite(self, memory_id: str, changes: dict[str, Any], body: str) -> MemoryRecord:
+        """Replace a memory's body and set fields we own (re-ingesting a note)."""
+        return self._read_modify_write(memory_id, lambda _: changes, body)
+
+    def _read_modify_write(
+        self, memory_id: str, mutate: Mutation, body: str | None, hint: Path | None = None
+    ) -> MemoryRecord:
+        """Under the memory's lock: read, change, and replace the file unless an
+        editor saved it in between (then start over on the editor's version)."""
         with file_lock(self.vault.lock_path(memory_id)):
             for _ in range(_RETRIES):
                 path = self.vault.locate(memory_id, hint)
                 raw, before = read_memory_file(path)
                 record, parsed = self._parse(path, raw, before.st_mtime)
                 changes = mutate(record)
-                if not changes:
+                if not changes and body is None:
                     return record
                 new_text = _updated(path, raw.decode("utf-8"), record, parsed, changes)
-                if _signature(os.lstat(path)) != _signature(before):
-                    continue  # an editor saved in between: start over on its version
-                atomic_write(path, new_text.encode("utf-8"))
+                if body is not None:
+                    new_text = new_text[: len(new_text) - len(parsed.body)] + body
+                try:
+                    atomic_write(path, new_text.encode("utf-8"), unchanged=before)
+                except ChangedMeanwhile:
+                    continue
                 return self.read_path(path)
         raise ConcurrentEditError(f"{memory_id}: the file kept changing; try again")
-
-    def rewrite(self, memory_id: str, changes: dict[str, Any], body: str) -> MemoryRecord:
-        """Replace a memory's body and set fields we own (re-ingesting a note)."""
-        with file_lock(self.vault.lock_path(memory_id)):
-            path = self.vault.locate(memory_id)
-            raw, before = read_memory_file(path)
-            record, parsed = self._parse(path, raw, before.st_mtime)
-            updated = _updated(path, raw.decode("utf-8"), record, parsed, changes)
-            new_text = updated[: len(updated) - len(parsed.body)] + body
-            atomic_write(path, new_text.encode("utf-8"))
-            return self.read_path(path)
 
     def move(
         self, memory_id: str, to_archive: bool, mutate: Mutation | None = None
@@ -169,17 +173,14 @@ def _updated(
     changes: dict[str, Any],
 ) -> str:
     """`text` with `changes`. A note without `created` gets the one it was read
-    with (its mtime), so a rewrite never moves it to "now"; a note without
-    frontmatter keeps its tier (curated) when the block we add appears."""
+    with (its mtime), so a rewrite never moves it to "now"; a note without a
+    `tier` gets the one it was read with when the fields we add would change
+    what `default_tier` says (a curated note never turns episodic)."""
     check_values(changes)
     pinned: dict[str, Any] = {} if parsed.meta.get("created") else {"created": record.created}
-    if not parsed.has_frontmatter:
+    if not parsed.meta.get("tier") and default_tier({**parsed.meta, **changes}) != record.tier:
         pinned["tier"] = record.tier
     try:
         return frontmatter.update(text, {**pinned, **changes})
     except frontmatter.FrontmatterError as exc:
         raise BrokenFileError(path, str(exc)) from exc
-
-
-def _signature(stat: os.stat_result) -> tuple[int, int, int]:
-    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)

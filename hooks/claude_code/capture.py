@@ -13,12 +13,13 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 
 from hooks.claude_code.config_dir import claude_dir, transcript_folders
 from hooks.claude_code.cursors import Cursors
 from hooks.claude_code.project import project_for
-from hooks.claude_code.transcript import read_turns
+from hooks.claude_code.transcript import STEP_BYTES, STEP_TURNS, read_turns
 from memory.encode.capture import CaptureReport, capture, statements_from
 from memory.encode.extract import Statement
 from memory.encode.redact import redact
@@ -46,7 +47,54 @@ def capture_transcript(
     project: str = "",
     environ: Mapping[str, str] = os.environ,
 ) -> CaptureReport:
-    """Capture what was said after the transcript's cursor; a transcript outside
+    """Capture everything said after the transcript's cursor, step by step."""
+    total = CaptureReport()
+    while True:
+        report, more = capture_step(service, transcript, session, project, environ)
+        total.created += report.created
+        total.reinforced += report.reinforced
+        total.texts += report.texts
+        total.next_seq = report.next_seq
+        if not more:
+            return total
+
+
+def capture_steps(
+    service: MemoryService, transcript: Path, environ: Mapping[str, str], **given: str
+) -> tuple[Callable[[], object], ...]:
+    """Bounded steps to capture `transcript` as it is now (the daemon serves other
+    requests in between): one per STEP_BYTES / STEP_TURNS of it (a step ends at
+    whichever bound comes first); a step with nothing left only looks. What a
+    chatty transcript has beyond them, the next capture or sweep takes."""
+    try:
+        left = transcript.stat().st_size - cursor_offset(service, transcript)
+    except OSError:
+        return ()
+    count = 1 + max(0, left) // (STEP_BYTES // STEP_TURNS)
+    step = partial(_step_if_behind, service, transcript, environ, given)
+    return (step,) * count
+
+
+def _step_if_behind(
+    service: MemoryService, transcript: Path, environ: Mapping[str, str], given: dict[str, str]
+) -> None:
+    try:
+        behind = transcript.stat().st_size > cursor_offset(service, transcript)
+    except OSError:
+        return
+    if behind:
+        capture_step(service, transcript, environ=environ, **given)
+
+
+def capture_step(
+    service: MemoryService,
+    transcript: Path,
+    session: str = "",
+    project: str = "",
+    environ: Mapping[str, str] = os.environ,
+) -> tuple[CaptureReport, bool]:
+    """Capture what was said in the next bounded step (transcript.STEP_BYTES)
+    after the transcript's cursor, and whether more is left; a transcript outside
     the allowed folders is refused (RefusedSourceError) before it is read."""
     folders = transcript_folders(environ, service.settings.transcripts_allowed)
     resolved = check_source(transcript, folders, "transcripts_allowed")
@@ -67,8 +115,9 @@ def capture_transcript(
         now = service.clock()
         if report.total:
             append_daily(service.vault, now, redact(_daily_entry(now, session, project, report)))
-        cursors.advance(key, new_offset, session, format_time(now), report.next_seq - 1)
-    return report
+        if new_offset != offset:
+            cursors.advance(key, new_offset, session, format_time(now), report.next_seq - 1)
+    return report, new_offset != offset and new_offset < resolved.stat().st_size
 
 
 def _statements(

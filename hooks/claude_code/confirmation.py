@@ -34,7 +34,9 @@ def _state_path(root: Path) -> Path:
 
 
 def take_shown(root: Path, session: str) -> list[str]:
-    """The ids shown hedged to `session` on its previous prompt (consumed)."""
+    """The ids shown hedged to `session` on its previous prompt (consumed). A
+    quick look without the lock finds most prompts have none; what is returned
+    is what was taken under the lock, so two prompts never both take it."""
     path = _state_path(root)
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
@@ -44,8 +46,9 @@ def take_shown(root: Path, session: str) -> list[str]:
         return []
     from vault.state import JsonState
 
-    shown = data.get(session)
-    JsonState(path).update(lambda current: current.pop(session, None))
+    taken: list[object] = []
+    JsonState(path).update(lambda current: taken.append(current.pop(session, None)))
+    shown = taken[0] if taken else None
     if isinstance(shown, dict):
         shown = shown.get("ids")
     return [str(i) for i in shown] if isinstance(shown, list) else []

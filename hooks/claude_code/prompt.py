@@ -1,10 +1,11 @@
 """UserPromptSubmit, end to end: stdin JSON -> daemon recall -> hook JSON.
 
-Standard library only. A warm daemon answers at once. A busy one, one that is
-starting (SessionStart spawned it) or none at all (this hook spawns one) is
-waited for within `hook_cold_wait_seconds` of the hook's start, so the first
-prompt of a session gets recall by meaning too; only past that budget is the
-prompt answered from the FTS5 keyword index. Whatever happens, it exits 0.
+Standard library only. A warm daemon answers at once; a busy one (a capture
+step, maintenance) within BUSY_WAIT_SECONDS, else the FTS5 keyword index
+answers (logged). One that is starting (SessionStart spawned it) or none at all
+(this hook spawns one) is waited for within `hook_cold_wait_seconds` of the
+hook's start, so the first prompt of a session gets recall by meaning too; only
+past that budget do keywords answer. Whatever happens, it exits 0.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import TextIO
 
+BUSY_WAIT_SECONDS = 2.0  # a warm daemon answers a prompt in well under a second
+BUSY_NOTE = f"prompt: the daemon was busy past {BUSY_WAIT_SECONDS:.0f} s; answered from keywords"
+
 
 def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) -> None:
     """The raw event goes to the daemon, which answers with the line to print."""
@@ -38,14 +42,21 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
     settings = load_settings(os.path.join(root, "config.toml"), environ)
     now = environ.get("VAULT_NOW") or None
     budget = started + settings.hook_cold_wait_seconds - time.monotonic()
-    # A starting daemon (SessionStart spawned it) may not be listening yet; a busy
-    # one (a capture, the daily maintenance) answers after its current step.
-    wait = budget if client.daemon_starting(root) else 0.0
+    # A starting daemon (SessionStart spawned it) may not be listening yet and is
+    # waited for; a warm but busy one gets BUSY_WAIT_SECONDS, then keywords answer.
+    starting = client.daemon_starting(root)
+    wait = budget if starting else 0.0
+    answer_within = budget if starting else min(budget, BUSY_WAIT_SECONDS)
     try:
         line = client.prompt_event(
-            root, raw.encode(), now, budget, wait, env_overrides(environ, per_call_only=True)
-        )
+            root, raw.encode(), now, answer_within, wait,
+            env_overrides(environ, per_call_only=True),
+        )  # fmt: skip
     except client.DaemonSlow:  # it has the prompt and will act on it: no second confirmation
+        if not starting:
+            from hooks.claude_code import hook_log
+
+            hook_log.append(root, BUSY_NOTE)
         line = keyword_answer(root, raw, settings, environ, keeps_state=False)
     except client.DaemonUnavailable:
         line = cold_start(root, raw, settings, environ, started)

@@ -2,8 +2,9 @@
 search) or the hook itself without a daemon (keywords). Standard library only.
 
 A clear "yes" confirms the memories shown hedged on the session's previous
-prompt; then recall; the hedged ids are remembered for the next prompt; the
-result is the hook's output line, or "" when nothing cleared the bars.
+prompt; then recall; the hedged ids that fit in the injected text are
+remembered for the next prompt; the result is the hook's output line, or ""
+when nothing cleared the bars.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hooks.claude_code import confirmation
-from hooks.claude_code.context_text import recall_context
+from hooks.claude_code.context_text import render_recall
 
 Tiers = dict[str, list[dict[str, Any]]]
 
@@ -46,10 +47,11 @@ def answer_prompt(
         if shown and confirmation.affirms(prompt):
             confirm(shown)
     tiers = recall()
-    activated = [str(hit["id"]) for hit in tiers.get("activated", [])]
-    if session and activated:
-        confirmation.remember_shown(root, session, activated)
-    context = recall_context(tiers, max_chars)
+    context, shown_ids = render_recall(tiers, max_chars)
+    # Only hedges the person could see: a "yes" must never confirm one cut off.
+    hedged = [str(hit["id"]) for hit in tiers.get("activated", []) if str(hit["id"]) in shown_ids]
+    if session and hedged:
+        confirmation.remember_shown(root, session, hedged)
     if not context:
         return ""
     hook = {"hookEventName": "UserPromptSubmit", "additionalContext": context}

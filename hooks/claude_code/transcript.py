@@ -6,16 +6,22 @@ that stream one block per line grouped by message id. Skipped: meta and
 compact-summary lines, tool calls and results, thinking, sidechains, command
 and system-reminder text, and every `attachment` line (our own injected
 memories, which would otherwise be captured from themselves).
+
+A read is one bounded step: at most STEP_TURNS turns in about STEP_BYTES of
+whole lines (one longer line is read whole, up to MAX_LINE). A line over
+MAX_LINE is skipped and logged, over as many steps as it takes: the cursor
+moves past it and later turns are read.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 SKIP_PREFIXES = (
     "<command-name>",
@@ -28,7 +34,10 @@ SKIP_PREFIXES = (
     "[Request interrupted by user",
     "Caveat:",
 )
-MAX_READ = 32 * 1024 * 1024
+STEP_BYTES = 1024 * 1024  # of transcript per capture step (the daemon serves between steps)
+STEP_TURNS = 16  # turns per step: what a step costs is mostly its statements' embeddings
+MAX_LINE = 32 * 1024 * 1024  # a longer line (a pasted dump) is skipped
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -87,26 +96,52 @@ def _no_follow(path: str, flags: int) -> int:
     return fd
 
 
-def read_turns(path: Path, offset: int = 0) -> tuple[list[Turn], int]:
-    """Turns in complete lines after `offset`, and the offset to resume from."""
+def read_turns(path: Path, offset: int = 0, max_bytes: int = STEP_BYTES) -> tuple[list[Turn], int]:
+    """Turns in the complete lines of one step after `offset`, and the offset to
+    resume from (past a skipped line's bytes; equal to `offset` while the last
+    line is still being written)."""
     with open(path, "rb", opener=_no_follow) as handle:
         size = os.fstat(handle.fileno()).st_size
         if offset > size:
             offset = 0  # the file was replaced or truncated: start over
+        if offset and os.pread(handle.fileno(), 1, offset - 1) != b"\n":
+            return [], _skip_rest_of_line(handle, path, offset, max_bytes)
         handle.seek(offset)
-        data = handle.read(MAX_READ)
-    end = data.rfind(b"\n") + 1
+        data = handle.read(max_bytes)
+        end = data.rfind(b"\n") + 1
+        if not end and len(data) == max_bytes:  # one line longer than a step
+            data += handle.read(MAX_LINE - len(data))
+            end = data.find(b"\n") + 1
+            if not end and len(data) >= MAX_LINE:
+                log.warning(
+                    "%s: skipping a line over %d MiB at byte %d", path, MAX_LINE >> 20, offset
+                )
+                return [], offset + len(data)
+    turns, used = _turns(data[:end])
+    return turns, offset + used
+
+
+def _skip_rest_of_line(handle: BinaryIO, path: Path, offset: int, max_bytes: int) -> int:
+    """The cursor is inside a line too long to read (skipped): move past its end,
+    at most `max_bytes` further in this step."""
+    handle.seek(offset)
+    data = handle.read(max_bytes)
+    end = data.find(b"\n") + 1
+    if end:
+        log.warning("%s: skipped the rest of an over-long line, up to byte %d", path, offset + end)
+    return offset + (end or len(data))
+
+
+def _turns(data: bytes) -> tuple[list[Turn], int]:
+    """The turns in `data` (whole lines), at most STEP_TURNS, and the bytes used."""
     turns: list[Turn] = []
     grouped: dict[str, int] = {}
     seen: set[str] = set()
-    for raw in data[:end].splitlines():
-        try:
-            line = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            continue
-        if not isinstance(line, dict):
-            continue
-        found = _turn(line)
+    start = 0
+    while start < len(data) and len(turns) < STEP_TURNS:
+        end = data.find(b"\n", start) + 1 or len(data)
+        raw, start = data[start:end], end
+        found = _parsed_turn(raw)
         if found is None:
             continue
         key, turn = found
@@ -123,4 +158,12 @@ def read_turns(path: Path, offset: int = 0) -> tuple[list[Turn], int]:
         if key:
             grouped[key] = len(turns)
         turns.append(turn)
-    return turns, offset + end
+    return turns, start
+
+
+def _parsed_turn(raw: bytes) -> tuple[str, Turn] | None:
+    try:
+        line = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return _turn(line) if isinstance(line, dict) else None

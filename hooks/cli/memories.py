@@ -4,6 +4,7 @@ to the daemon when one runs (`Context.call`), else run in this process."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from hooks.cli import render
 from hooks.cli.common import Context, emit, json_option, now_option, pass_context
 from hooks.cli.errors import CliError
 from memory.results import memory_dict
+from vault.clock import format_time, utc_now
 from vault.schema import TIERS
 
 
@@ -46,9 +48,12 @@ def jot(context: Context, text: str, topic: str, tags: tuple[str, ...], project:
 
     Example: vault jot "prefer pytest fixtures over setUp" --tag testing
     """
+    # A request id and its time, fixed here: if the daemon dies holding the jot, it
+    # is asked again and returns the memory already written instead of a second one.
     args = {"text": text, "topic": topic, "tags": list(tags), "project": project,
-            "session": session, "kind": kind}  # fmt: skip
-    record = context.call("jot", args, now)
+            "session": session, "kind": kind, "request": uuid.uuid4().hex,
+            "created": format_time(now or utc_now())}  # fmt: skip
+    record = context.call("jot", args, now, idempotent=True)
     emit(record) if as_json else click.echo(record["id"])
 
 

@@ -4,7 +4,8 @@
 when nobody answers. `raw_event` (the hooks' fast path) and `hand_off` can also
 wait for a daemon that is starting; `DaemonSlow` means the request got there
 but its answer did not come in time. `spawn` starts a daemon detached (new
-session, no inherited pipes), at most once per 30 seconds per vault.
+session, no inherited pipes), at most once per 30 seconds per vault while the
+one it started lives (its pid is in the `starting` marker).
 """
 
 from __future__ import annotations
@@ -199,11 +200,17 @@ def hand_off(root: Path | str, op: str, args: dict[str, Any], wait: float) -> bo
 
 
 def daemon_starting(root: str | Path) -> bool:
-    """Whether a daemon was spawned for `root` moments ago and is not ready yet."""
+    """Whether a daemon was spawned for `root` moments ago, is not ready yet and
+    is still alive (one killed while warming up leaves its marker behind)."""
+    path = starting_file(root)
     try:
-        return time.time() - os.stat(starting_file(root)).st_mtime < SPAWN_GRACE_SECONDS
+        if time.time() - os.stat(path).st_mtime >= SPAWN_GRACE_SECONDS:
+            return False
+        with open(path) as marker:
+            spawned = marker.read().strip()
     except OSError:
         return False
+    return not spawned.isdigit() or _alive(int(spawned))  # no pid yet: just spawned
 
 
 def ping(root: Path, timeout: float = 0.5) -> dict[str, Any] | None:
@@ -218,19 +225,17 @@ def spawn(root: Path, environ: Mapping[str, str], first: dict[str, Any] | None =
     """Start a daemon for `root` in the background; False if one is starting.
     `first`: a request (`{"op", "args"}`) it does as soon as it is warm."""
     marker = starting_path(root)
-    try:
-        if time.time() - marker.stat().st_mtime < SPAWN_GRACE_SECONDS:
-            return False
-    except FileNotFoundError:
-        pass
+    if daemon_starting(root):
+        return False
     marker.parent.mkdir(parents=True, exist_ok=True)
     os.chmod(marker.parent, 0o700)
-    marker.touch()
+    marker.write_text("")  # a fresh mtime; the pid follows once it runs
     # The daemon serves every clock; each request carries its own `now`. It starts
     # without the CLI (`python -m hooks.daemon`): no click, so it binds sooner.
     clockless = {k: v for k, v in environ.items() if k != "VAULT_NOW"}
     then = ["--then", encode(first).decode().strip()] if first else []
-    _detached(root, ["-m", "hooks.daemon", "--vault", str(root), *then], clockless)
+    pid = _detached(root, ["-m", "hooks.daemon", "--vault", str(root), *then], clockless)
+    marker.write_text(f"{pid}\n")
     return True
 
 
@@ -239,10 +244,10 @@ def run_detached(root: Path, args: list[str], environ: Mapping[str, str]) -> Non
     _detached(root, ["-m", "hooks.cli", "--vault", str(root), *args], environ)
 
 
-def _detached(root: Path, python_args: list[str], environ: Mapping[str, str]) -> None:
+def _detached(root: Path, python_args: list[str], environ: Mapping[str, str]) -> int:
     import subprocess
 
-    subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, *python_args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -251,7 +256,7 @@ def _detached(root: Path, python_args: list[str], environ: Mapping[str, str]) ->
         close_fds=True,
         env=dict(environ),
         cwd=str(root),
-    )
+    ).pid
 
 
 def starting_path_clear(root: Path) -> None:
@@ -273,13 +278,20 @@ def wait_until_up(root: Path, timeout: float) -> dict[str, Any] | None:
 def daemon_pid(root: Path) -> int | None:
     try:
         pid = int(pid_path(root).read_text().strip())
-        os.kill(pid, 0)
-    except (FileNotFoundError, ValueError, ProcessLookupError, PermissionError):
+    except (FileNotFoundError, ValueError):
         return None
+    return pid if _alive(pid) else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
     try:
         with open(f"/proc/{pid}/stat") as stat:
             if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
-                return None  # a zombie is dead, whatever kill(0) says
+                return False  # a zombie is dead, whatever kill(0) says
     except (OSError, IndexError):
         pass
-    return pid
+    return True

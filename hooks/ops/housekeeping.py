@@ -5,7 +5,6 @@ when the daemon is quiet), and consolidation and validation asked for by hand.""
 from __future__ import annotations
 
 import os
-from functools import partial
 from pathlib import Path
 
 from hooks.ops.requests import Args, Reply, optional_text, shown, text_arg
@@ -78,7 +77,7 @@ def _claude_environ(args: Args) -> dict[str, str]:
 
 
 def op_capture(service: MemoryService, args: Args) -> Reply:
-    from hooks.claude_code.capture import capture_transcript
+    from hooks.claude_code.capture import capture_steps, capture_transcript
     from hooks.claude_code.config_dir import transcript_folders
     from vault.source_files import check_source
 
@@ -91,12 +90,12 @@ def op_capture(service: MemoryService, args: Args) -> Reply:
         report = capture_transcript(service, path, session, project, environ)
         return Reply({"created": report.created, "reinforced": report.reinforced,
                       "superseded": report.superseded})  # fmt: skip
-    capture = partial(capture_transcript, service, path, session, project, environ)
-    return Reply({"queued": str(path)}, (capture,))
+    steps = capture_steps(service, path, environ, session=session, project=project)
+    return Reply({"queued": str(path)}, steps)
 
 
 def op_sweep(service: MemoryService, args: Args) -> Reply:
-    from hooks.claude_code.capture import capture_transcript, pending_transcripts, sweep
+    from hooks.claude_code.capture import capture_steps, pending_transcripts, sweep
     from memory.consolidation.run import consolidation_steps
     from memory.maintenance import maintenance_steps
 
@@ -106,7 +105,7 @@ def op_sweep(service: MemoryService, args: Args) -> Reply:
         done = {"pruned": report.pruned, "consolidated": report.consolidated}
         return Reply({"captured": report.captured, **done})
     pending = pending_transcripts(service, environ)
-    steps = tuple(partial(capture_transcript, service, path, environ=environ) for path in pending)
+    steps = tuple(step for path in pending for step in capture_steps(service, path, environ))
     consolidating = consolidation_steps(service, generaliser_for(service))
     reply = {"queued": [str(p) for p in pending], "consolidating": bool(consolidating)}
     # Maintenance and consolidation wait for a quiet daemon (housekeeping).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -177,8 +178,19 @@ def op_jot(service: MemoryService, args: Args) -> Reply:
         session=optional_text(args, "session"),
         kind=optional_text(args, "kind", "fact"),
         source=optional_text(args, "source", "jot"),
+        created=_created(args),
+        request=optional_text(args, "request"),
     )
     return Reply(shown(service, record.id))
+
+
+def _created(args: Args) -> datetime | None:
+    """A jot's `created` as its caller fixed it (a request asked again keeps it)."""
+    text = optional_text(args, "created")
+    try:
+        return parse_time(text) if text else None
+    except ValueError:
+        raise RecallError(f"created: {text!r} is not an ISO 8601 time") from None
 
 
 def op_ingest(service: MemoryService, args: Args) -> Reply:

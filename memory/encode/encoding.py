@@ -16,6 +16,7 @@ from typing import Any
 from memory.context import ServiceContext
 from memory.encode.redact import redact
 from memory.errors import RecallError
+from vault.clock import format_time, parse_time
 from vault.errors import VaultError
 from vault.frontmatter import FrontmatterError, parse
 from vault.ids import make_id, slugify, validate_id
@@ -39,10 +40,13 @@ def jot(
     salience: float = 1.0,
     created: datetime | None = None,
     salience_dims: dict[str, float] | None = None,
+    request: str = "",
 ) -> MemoryRecord:
     """A cheap episodic fragment (base stability 7 days). `created` is when it
     was said (a transcript's timestamp; never later than now); its strength
-    starts now either way. `seq` is its place in the session (0: none given)."""
+    starts now either way. `seq` is its place in the session (0: none given).
+    `request`: a caller's id for this jot (with its `created`): asked again, the
+    memory it wrote is returned and nothing is written twice."""
     service.require_vault()
     body = redact(_printable(text)).strip()
     if not body:
@@ -61,15 +65,32 @@ def jot(
     if salience_dims:
         meta["salience_dims"] = salience_dims
     for attempt in range(20):
-        memory_id = make_id(body, meta["created"], salt=str(attempt) if attempt else "")
+        salt = request + (str(attempt) if attempt else "")
+        memory_id = make_id(body, meta["created"], salt=salt)
         meta["id"] = memory_id
         try:
             path = service.store.create(memory_id, meta, body + "\n")
         except FileExistsError:
-            continue
+            done = _done_before(service, memory_id, body, meta["created"]) if request else None
+            if done is None:
+                continue
+            path = done.path
         service.on_files_changed([path])
         return service.store.read_path(path)
     raise RecallError("could not find a free id for this memory")
+
+
+def _done_before(
+    service: ServiceContext, memory_id: str, body: str, created: datetime
+) -> MemoryRecord | None:
+    """The memory an earlier try of the same request wrote at `memory_id` (the
+    id hashes the request: same text, same `created`), else None."""
+    try:
+        found = service.store.read(memory_id)
+    except VaultError:
+        return None
+    same = found.body.strip() == body and found.created == parse_time(format_time(created))
+    return found if same else None
 
 
 def ingest(
@@ -87,30 +108,64 @@ def ingest(
     service.require_vault()
     source = source.expanduser().absolute()
     body, meta = _read_note(source, allowed)
-    digest = hashlib.blake2b(str(source).encode(), digest_size=2).hexdigest()
-    memory_id = validate_id(f"{slugify(redact(source.stem), 8)}-{digest}")
     now = service.clock()
-    try:
-        existing: MemoryRecord | None = service.store.read(memory_id)
-    except VaultError:
-        existing = None
-    kept = existing.topic if existing else "", existing.tags if existing else ()
-    changes: dict[str, Any] = {
-        "topic": redact(topic or str(meta.get("topic") or "") or kept[0]),
-        "tags": _tags(tags) or _tags(as_strings(meta.get("tags")) or ()) or list(kept[1]),
-        "project": redact(project) or (existing.project if existing else ""),
-        "source": "ingest",
-        "source_path": redact(str(source)),
-    }
-    if existing is None:
+    for _ in range(3):  # another ingest may take the free id first: look again
+        memory_id, existing = _ingest_slot(service, source)
+        kept = existing.topic if existing else "", existing.tags if existing else ()
+        changes: dict[str, Any] = {
+            "topic": redact(topic or str(meta.get("topic") or "") or kept[0]),
+            "tags": _tags(tags) or _tags(as_strings(meta.get("tags")) or ()) or list(kept[1]),
+            "project": redact(project) or (existing.project if existing else ""),
+            "source": "ingest",
+            "source_path": _source_path(source),
+        }
+        if existing is not None:
+            path = service.store.rewrite(memory_id, {**changes, "last_access": now}, body).path
+            break
         fields = _new_memory(now, now, "curated", "note", changes)
         fields.update(id=memory_id, stability=service.config.curated_base_stability)
-        text = body if body.endswith("\n") else body + "\n"
-        path = service.store.create(memory_id, fields, text)
+        try:
+            path = service.store.create(
+                memory_id, fields, body if body.endswith("\n") else body + "\n"
+            )
+        except FileExistsError:
+            continue
+        break
     else:
-        path = service.store.rewrite(memory_id, {**changes, "last_access": now}, body).path
+        raise RecallError(f"{source}: could not find a free id for this note; try again")
     service.on_files_changed([path])
     return service.store.read_path(path)
+
+
+INGEST_SLOTS = 16  # ids tried per file: its stem with a 16-bit hash of the path, then salted
+
+
+def _source_path(source: Path) -> str:
+    return redact(str(source))
+
+
+def _ingest_slot(service: ServiceContext, source: Path) -> tuple[str, MemoryRecord | None]:
+    """The id for `source` and its memory when it was ingested before. Ids are
+    the file stem and a short hash of the path, so two files can share one: a
+    memory from another source is never replaced, the next salted id is tried."""
+    stem = slugify(redact(source.stem), 8)
+    candidates = []
+    for attempt in range(INGEST_SLOTS):
+        salted = f"{source}\n{attempt}" if attempt else str(source)
+        digest = hashlib.blake2b(salted.encode(), digest_size=2).hexdigest()
+        candidates.append(validate_id(f"{stem}-{digest}"))
+    taken = {path.stem for path in service.vault.memory_files() if path.stem in candidates}
+    for memory_id in (c for c in candidates if c in taken):
+        try:
+            existing = service.store.read(memory_id)
+        except VaultError:
+            continue  # a broken file holds the id: never written over
+        if existing.source == "ingest" and existing.source_path == _source_path(source):
+            return memory_id, existing
+    free = next((c for c in candidates if c not in taken), None)
+    if free is None:
+        raise RecallError(f"{source}: every id for this note is taken; rename the file")
+    return free, None
 
 
 def _read_note(source: Path, allowed: Sequence[Path] | None) -> tuple[str, dict[str, Any]]:

@@ -127,3 +127,38 @@ def test_files_we_cannot_use_are_listed_by_status_and_left_alone(service: Memory
     assert [path for path, _ in report.problems] == ["memories/empty.md"]
     for name, data in dropped.items():
         assert (service.vault.memories_dir / name).read_bytes() == data
+
+
+def _colliding_readmes(folder: Path) -> tuple[Path, Path]:
+    """Two README.md files whose paths share the 16-bit hash in their ids."""
+    import hashlib
+
+    seen: dict[str, Path] = {}
+    for n in range(100_000):
+        path = folder / f"service-{n}" / "README.md"
+        digest = hashlib.blake2b(str(path).encode(), digest_size=2).hexdigest()
+        if digest in seen:
+            return seen[digest], path
+        seen[digest] = path
+    raise AssertionError("no collision found")
+
+
+def test_ingest_never_replaces_a_memory_from_another_file(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    first, second = _colliding_readmes(tmp_path / "repos")
+    for path, text in ((first, "Billing retries failed charges nightly."),
+                       (second, "Search reindexes every hour from the replica.")):  # fmt: skip
+        path.parent.mkdir(parents=True)
+        path.write_text(f"# README\n\n{text}\n")
+    one = service.ingest(first)
+    two = service.ingest(second)
+    assert one.id != two.id
+    assert "Billing retries" in service.store.read(one.id).body  # the first is still there
+    assert "Search reindexes" in two.body
+    first.write_text("# README\n\nBilling retries failed charges twice a night.\n")
+    again = service.ingest(first)  # re-ingesting the same path updates its memory
+    assert again.id == one.id
+    assert "twice a night" in again.body
+    assert service.ingest(second).id == two.id
+    assert len(list(service.vault.memory_files())) == 2

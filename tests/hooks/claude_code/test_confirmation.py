@@ -42,6 +42,72 @@ def test_an_entry_written_by_an_older_version_is_still_read(tmp_path: Path) -> N
     assert take_shown(tmp_path, "s2") == ["b"]
 
 
+def test_only_the_hedges_that_fit_the_injected_text_are_remembered(tmp_path: Path) -> None:
+    """Five hedged memories, room for one: a later "yes" confirms only that one."""
+    from hooks.claude_code.prompt_answer import answer_prompt
+
+    long_text = "The staging database is refreshed from production every night. " * 8
+    activated = [
+        {"id": f"hedge-{n}", "text": long_text, "tier": "episodic", "age_days": 19.0}
+        for n in range(5)
+    ]
+    confirmed: list[str] = []
+    line = answer_prompt(
+        tmp_path, "how is staging refreshed?", "s1",
+        lambda: {"confident": [], "activated": activated}, confirmed.extend, 700,
+    )  # fmt: skip
+    injected = json.loads(line)["hookSpecificOutput"]["additionalContext"]
+    visible = [hit["id"] for hit in activated if f"id {hit['id']}]" in injected]
+    assert visible == ["hedge-0"]
+    answer_prompt(
+        tmp_path, "yeah, still applies", "s1",
+        lambda: {"confident": [], "activated": []}, confirmed.extend, 700,
+    )  # fmt: skip
+    assert confirmed == ["hedge-0"]
+
+
+# take_shown from real processes: each waits at a barrier inside JsonState.update (the
+# lock's way in), so every process has done its unlocked look before any takes.
+TAKER = """
+import json, os, sys, time
+from pathlib import Path
+import vault.state
+from hooks.claude_code.confirmation import take_shown
+
+root, barrier, parties = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+original = vault.state.JsonState.update
+
+def at_the_barrier(self, change):
+    (barrier / str(os.getpid())).touch()
+    deadline = time.monotonic() + 60
+    while len(list(barrier.iterdir())) < parties and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return original(self, change)
+
+vault.state.JsonState.update = at_the_barrier
+print(json.dumps(take_shown(root, "s1")))
+"""
+
+
+def test_two_prompts_at_once_never_both_take_the_hedges(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    remember_shown(tmp_path, "s1", ["hedge-a"])
+    barrier = tmp_path / "barrier"
+    barrier.mkdir()
+    takers = [
+        subprocess.Popen(
+            [sys.executable, "-c", TAKER, str(tmp_path), str(barrier), "4"],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    taken = [json.loads(p.communicate(timeout=120)[0]) for p in takers]
+    assert sorted(taken) == [[], [], [], ["hedge-a"]]  # a "yes" confirms once, not 4 times
+
+
 @pytest.mark.parametrize(
     ("reply", "confirms"),
     [

@@ -95,3 +95,25 @@ def test_concurrent_writers_and_readers_lose_nothing(
         assert index.body(index.search(text, k=1)[0].row.id).strip() == text
     assert len(list(vault.memories_dir.glob("*.md"))) == WRITERS * JOTS
     index.close()
+
+
+def test_a_jot_without_a_daemon_does_not_queue_behind_another_writer(vault: Vault) -> None:
+    """Another process holds the index lock (a long write): `vault jot` writes its
+    file and returns instead of waiting; whoever writes or reads next indexes it.
+    No daemon is started for it."""
+    from indexer.published import index_lock
+
+    text = "The reports service moved to the eu-west-2 cluster in March."
+    with index_lock(vault.index_dir / "index.lock"):  # held by "another writer"
+        jot = subprocess.run(
+            [sys.executable, "-m", "hooks.cli", "--vault", str(vault.root), "jot", text],
+            capture_output=True,
+            text=True,
+            timeout=120,  # generous: without the fix it waits for the lock, past this
+        )
+    assert jot.returncode == 0, jot.stderr
+    memory_id = jot.stdout.strip()
+    assert (vault.memories_dir / f"{memory_id}.md").exists()
+    assert client.daemon_pid(vault.root) is None
+    found = cli(vault, "recall", "which cluster runs the reports service?", "--json")
+    assert memory_id in found.stdout  # indexed by the next command
