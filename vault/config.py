@@ -49,7 +49,12 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
         ["memories/decisions/**"],
         "globs of memories that never fade",
     ),
-    ("lifecycle", "evergreen_kinds", [], "kinds that never fade, e.g. decision"),
+    (
+        "lifecycle",
+        "evergreen_kinds",
+        ["decision", "convention", "prohibition", "preference", "correction"],
+        "kinds that never fade (what capture judges durable)",
+    ),
     ("lifecycle", "salience_paths", [], "glob=factor: salience x factor, e.g. memories/core/**=3"),
     ("lifecycle", "appearance_boost", 0.05, "score x (1 + this x appearances in the window)"),
     ("lifecycle", "appearance_window_days", 7.0, "days an appearance in results counts"),

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from hooks.claude_code.context_text import render_recall
 from hooks.daemon.protocol import MAX_PROMPT_CHARS
+from memory.recall.cold_cues import with_cold_cues
 from memory.recall.ranking import RecallOptions
 from memory.results import Associative
 from memory.service import MemoryService
@@ -26,7 +27,8 @@ def prompt_query(prompt: str) -> str:
 
 
 def prompt_tiers(service: MemoryService, prompt: str, project: str | None) -> Associative:
-    return service.recall_associative(prompt_query(prompt), prompt_options(project))
+    found = service.recall_associative(prompt_query(prompt), prompt_options(project))
+    return with_cold_cues(service, prompt_query(prompt), found)
 
 
 def injected(tiers: Associative, max_chars: int) -> tuple[str, list[str]]:
