@@ -9,7 +9,7 @@ import pytest
 
 from hooks.daemon.ops import dispatch
 from memory.service import MemoryService
-from tests.conftest import FakeClock, ServiceFactory
+from tests.conftest import FakeClock
 
 pytestmark = pytest.mark.model
 BILLING = "The billing service listens on port 8003."
@@ -52,9 +52,7 @@ def test_a_specific_cue_brings_an_archived_fact_back_hedged(
     assert output.index(HEDGED) < output.index(billing)  # hedged, never stated as current
 
 
-def test_a_superseded_fact_stays_in_the_archive(
-    service: MemoryService, clock: FakeClock
-) -> None:
+def test_a_superseded_fact_stays_in_the_archive(service: MemoryService, clock: FakeClock) -> None:
     _, search = _archived_facts(service, clock)
     path = service.vault.locate(search)
     text = path.read_text(encoding="utf-8")
