@@ -108,12 +108,12 @@ def _items(world: dict[str, Any], rng: random.Random, days: int, projects: list[
             item.said.append((start, _fill(rng.choice(family["say"][:1]), subject, value,
                                            reason=rng.choice(reasons))))  # fmt: skip
             if rng.random() < 0.35:  # restated later in other words
-                again = start + rng.randint(10, 60)
+                again = start + rng.randint(10, max(10, min(60, days // 3)))
                 if again < days:
                     item.said.append((again, _fill(family["say"][1], subject, value,
                                                    reason=rng.choice(reasons))))  # fmt: skip
             if family["changes"] and rng.random() < 0.5:
-                moved = start + rng.randint(15, 150)
+                moved = start + rng.randint(15, max(15, min(150, days // 2)))
                 if moved < days - 1:
                     new = values.pop()
                     item.versions.append((moved, new))
@@ -166,7 +166,8 @@ def _chatter(
         text = _fill(rng.choice(spec["say"]), subject, "")
         chatter = Chatter(len(said), subject, day, rng.choice(projects), text)
         said.append(chatter)
-        probe = day + rng.randint(1, 120)
+        late = rng.random() < 0.5  # half the probes come over a month later
+        probe = day + (rng.randint(31, max(31, min(120, days))) if late else rng.randint(1, 30))
         if probe < days:
             ask = _fill(rng.choice(spec["ask"]), subject, "")
             probes.append(Question(probe, ask, chatter.project, chatter=chatter.number))
