@@ -64,4 +64,5 @@ def test_chatter_fades_and_the_active_set_stays_below_the_ceilings(
     assert chatter["asked"] > 0
     assert chatter["injected"] <= 0.1 * chatter["asked"]
     assert on["active_by_quarter"]["Q4"] <= off["active_by_quarter"]["Q4"]
-    assert on["syncs"] > 0 and on["briefings"] > 0
+    assert on["syncs"] > 0
+    assert on["briefings"] > 0
