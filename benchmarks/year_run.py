@@ -45,6 +45,7 @@ class Answer:
 
     question: Question
     injected: dict[str, str]  # id -> text
+    created: dict[str, str]  # id -> when the memory was created
     millis: float
     machine: str
 
@@ -208,4 +209,6 @@ class YearRun:
         output = str(reply.result.get("output", "")) if isinstance(reply.result, dict) else ""
         ids = INJECTED_ID.findall(output)
         texts = {memory_id: machine.service.index.body(memory_id) or "" for memory_id in ids}
-        self.trace.answers.append(Answer(question, texts, millis, machine.name))
+        rows = {memory_id: machine.service.index.row(memory_id) for memory_id in ids}
+        created = {memory_id: row.created for memory_id, row in rows.items() if row is not None}
+        self.trace.answers.append(Answer(question, texts, created, millis, machine.name))

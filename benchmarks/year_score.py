@@ -7,12 +7,16 @@ statement when asked. Reads memory texts only; no rule of capture is used.
 
 from __future__ import annotations
 
+import re
 import statistics
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from benchmarks.year_plan import Item, Plan
-from benchmarks.year_run import Answer, Trace
+from benchmarks.year_run import START, Answer, Trace
+from memory.lifecycle.decay import days_between
+from vault.clock import parse_time
 from vault.frontmatter import FrontmatterError, parse
 from vault.layout import Vault
 
@@ -69,8 +73,13 @@ def by_age(plan: Plan, answers: list[Answer]) -> dict[str, Row]:
     return rows
 
 
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9']+", text.lower()))
+
+
 def chatter_injected(plan: Plan, answers: list[Answer]) -> tuple[int, int]:
-    """(probes asked over a month after the chatter, probes that injected it)."""
+    """(probes asked over a month after their chatter, probes that injected a
+    memory saying that chatter, created over a month before the probe)."""
     asked = hit = 0
     for answer in answers:
         question = answer.question
@@ -80,8 +89,15 @@ def chatter_injected(plan: Plan, answers: list[Answer]) -> tuple[int, int]:
         if question.day - chatter.day <= CHATTER_AFTER:
             continue
         asked += 1
-        words = chatter.subject.lower()
-        hit += any(words in text.lower() and "?" not in text for text in answer.injected.values())
+        said = _words(chatter.text)
+        asked_on = START + timedelta(days=question.day)
+        hit += any(
+            len(_words(text) & said) >= 0.7 * len(said)
+            and days_between(parse_time(answer.created.get(memory_id, "")), asked_on)
+            > CHATTER_AFTER
+            for memory_id, text in answer.injected.items()
+            if memory_id in answer.created
+        )
     return asked, hit
 
 
