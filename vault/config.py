@@ -52,7 +52,7 @@ DEFAULTS: tuple[tuple[str, str, Any, str], ...] = (
     (
         "lifecycle",
         "evergreen_kinds",
-        ["decision", "convention", "prohibition", "preference", "correction"],
+        ["decision", "convention", "prohibition", "correction"],
         "kinds that never fade (what capture judges durable)",
     ),
     ("lifecycle", "salience_paths", [], "glob=factor: salience x factor, e.g. memories/core/**=3"),

@@ -3,11 +3,10 @@
 - confident: similarity x strength x boosts >= confident bar, and the memory
   means what the query asks (its own cosine >= confident cosine), not only
   shares words with it; stated as fact and reinforced automatically.
-- activated: the score clears the activated bar, or the cue matches the memory
-  strongly on similarity alone ("rings a bell"), however faint it is above the
-  archive floor (a stronger memory is never hidden where a fainter one would
-  show: an evergreen one, say). Offered with a hedge, never reinforced until
-  the person confirms it.
+- activated: the score clears the activated bar, or the memory is faint (under
+  the retrieval floor, above the archive floor) but the cue matches it strongly
+  on similarity alone ("rings a bell"). Offered with a hedge, never reinforced
+  until the person confirms it.
 """
 
 from __future__ import annotations
@@ -39,7 +38,7 @@ def classify(
         return "confident"
     if value >= config.activated_bar and similarity >= config.min_similarity:
         return "activated"
-    if similarity >= config.cue_bar:  # a stronger memory rings the bell a faint one rings
+    if strength < config.retrieval_floor and similarity >= config.cue_bar:
         return "activated"
     return None
 
@@ -63,5 +62,5 @@ def why(
     if tier == "activated" and value >= config.activated_bar:
         return f"{base} >= activated bar {config.activated_bar}"
     if tier == "activated":
-        return f"{base}; similarity >= cue bar {config.cue_bar} (rings a bell)"
+        return f"{base}; faint memory, but similarity >= cue bar {config.cue_bar} (rings a bell)"
     return f"{base}; below every bar"

@@ -58,7 +58,6 @@ def test_reinforcement_never_lowers_stability_unless_consolidating(s: float, tie
         (0.5, 0.9, "confident"),
         (0.3, 0.5, "activated"),  # 0.15: between the bars (0.085 and 0.2)
         (0.16, 0.07, "activated"),  # faint, but the cue (0.14) rings a bell
-        (0.16, 1.0, "activated"),  # the same cue rings it when strong (evergreen) too
         (0.10, 0.07, None),  # faint and unrelated
         (0.9, 0.015, None),  # under the archive floor
         (0.12, 0.9, None),  # fresh but too dissimilar (min similarity 0.17)
