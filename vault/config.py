@@ -111,7 +111,9 @@ class Settings:
         "lifecycle", ("memories/decisions/**",), "globs of memories that never fade"
     )
     evergreen_kinds: tuple[str, ...] = declare(
-        "lifecycle", (), "kinds that never fade, e.g. decision"
+        "lifecycle",
+        ("decision", "convention", "prohibition", "correction"),
+        "kinds that never fade (what capture judges durable)",
     )
     salience_paths: tuple[str, ...] = declare(
         "lifecycle", (), "glob=factor: salience x factor, e.g. memories/core/**=3"

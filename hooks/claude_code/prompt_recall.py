@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from hooks.claude_code.context_text import render_recall
 from hooks.client.protocol import MAX_PROMPT_CHARS
+from memory.recall.cold_cues import with_cold_cues
 from memory.recall.evidence import worth_showing
 from memory.recall.ranking import RecallOptions
 from memory.results import Associative
@@ -38,9 +39,11 @@ def prompt_query(prompt: str) -> str:
 def prompt_tiers(
     service: MemoryService, prompt: str, project: str | None, session: str = ""
 ) -> Associative:
-    """What the hook shows for `prompt`: recall, then evidence, minus what the
-    session has already been shown (remembered for its next prompts)."""
+    """What the hook shows for `prompt`: recall (and a faded or archived memory a
+    specific cue brings back, hedged), then evidence, minus what the session has
+    already been shown (remembered for its next prompts)."""
     found = service.recall_associative(prompt_query(prompt), prompt_options(project))
+    found = with_cold_cues(service, prompt_query(prompt), found)
     chosen = shown_tiers(service, found, already_shown(service, session, found))
     if session:
         ids = _shown.pop(session, [])

@@ -50,7 +50,10 @@ def test_evergreen_by_flag_kind_or_path() -> None:
     assert is_evergreen("memories/a.md", "decision", False, config)
     assert is_evergreen("memories/decisions/2026/a.md", "fact", False, config)  # the default glob
     assert not is_evergreen("memories/a.md", "fact", False, config)
-    assert not is_evergreen("memories/a.md", "decision", False, CONFIG)  # no kind by default
+    # by default what capture judges durable never fades; a plain fact does
+    assert is_evergreen("memories/a.md", "decision", False, CONFIG)
+    assert is_evergreen("memories/a.md", "prohibition", False, CONFIG)
+    assert not is_evergreen("memories/a.md", "fact", False, CONFIG)
 
 
 def test_evergreen_strength_never_decays() -> None:

@@ -25,6 +25,7 @@ INCIDENT = "The order events queue in RabbitMQ stalled on Tuesday after a restar
 DEPLOY = "how do we deploy the web app?"
 ACTIONS = "We deploy the web app with a GitHub Actions workflow on every tag."
 DOCKER = "Deploying the web app means pushing a Docker image to the registry."
+NO_KINDS = {"VAULT_EVERGREEN_KINDS": ""}  # decisions fade like any jot here (default: never)
 
 
 def ranked(service: MemoryService, query: str, **args: Any) -> list[str]:
@@ -49,10 +50,10 @@ def _decision_and_incident(service: MemoryService, clock: FakeClock) -> tuple[st
 def test_evergreen_memories_never_fade_and_are_never_pruned(
     make_service: ServiceFactory, clock: FakeClock, how: str
 ) -> None:
-    plain = make_service()
+    plain = make_service(**NO_KINDS)
     decision, incident = _decision_and_incident(plain, clock)
     assert ranked(plain, QUEUE) == [incident]  # the faded decision is hidden
-    env = {"VAULT_EVERGREEN_KINDS": "decision"} if how == "kind" else {}
+    env = {"VAULT_EVERGREEN_KINDS": "decision"} if how == "kind" else NO_KINDS
     if how == "path":  # the default glob memories/decisions/**
         path = plain.vault.locate(decision)
         target = plain.vault.memories_dir / "decisions" / path.name
@@ -74,7 +75,7 @@ def test_evergreen_memories_never_fade_and_are_never_pruned(
 def test_salience_from_a_path_pattern_slows_decay(
     make_service: ServiceFactory, clock: FakeClock
 ) -> None:
-    plain = make_service()
+    plain = make_service(**NO_KINDS)
     decision, incident = _decision_and_incident(plain, clock)
     path = plain.vault.locate(decision)
     target = plain.vault.memories_dir / "core" / path.name
@@ -82,7 +83,7 @@ def test_salience_from_a_path_pattern_slows_decay(
     shutil.move(path, target)
     plain.sync()
     assert ranked(plain, QUEUE) == [incident]
-    salient = make_service(VAULT_SALIENCE_PATHS="memories/core/**=5")
+    salient = make_service(VAULT_SALIENCE_PATHS="memories/core/**=5", **NO_KINDS)
     found = dispatch(salient, "recall", {"query": QUEUE, "reinforce": False})
     strengths = {hit["id"]: hit["strength"] for hit in found}
     assert strengths[decision] == pytest.approx(0.424, abs=0.001)  # exp(-(30 / 5) / 7)
