@@ -53,6 +53,7 @@ def capture_transcript(
         report, more = capture_step(service, transcript, session, project, environ)
         total.created += report.created
         total.reinforced += report.reinforced
+        total.superseded += report.superseded
         total.texts += report.texts
         total.next_seq = report.next_seq
         if not more:

@@ -165,15 +165,19 @@ def on_a_terminal(*args: str) -> tuple[int, str]:
 def test_long_runs_show_progress_on_a_terminal_and_nothing_when_piped(
     tmp_path: Path, command: str
 ) -> None:
-    """Each loads the model in its own process (seconds). Every command that calls
-    the daemon or the service goes through the same helper (consolidate too)."""
+    """Each does seconds of work in its own process (an import, a recall whose sync
+    embeds 400 dropped-in memories). Every command that calls the daemon or the
+    service goes through the same helper (consolidate too)."""
     assert run("init").returncode == 0
     lines = tmp_path / "notes.jsonl"
     lines.write_text("".join(json.dumps({"text": text}) + "\n" for text in FILLER))
     if command == "import":
         args = ["import", "--jsonl", str(lines)]
-    else:
-        jot_here(FILLER[0])
+    else:  # memories a person dropped in: the recall's own sync embeds them first
+        memories = tmp_path / "vault" / "memories"
+        for i in range(400):
+            text = FILLER[i % len(FILLER)].replace("Runbook", f"Runbook {i}.")
+            (memories / f"dropped-{i}.md").write_text(f"---\nid: dropped-{i}\n---\n{text}\n")
         args = ["recall", "queue stalls", "--no-reinforce"]
     code, terminal = on_a_terminal(*args)
     assert code == 0, terminal

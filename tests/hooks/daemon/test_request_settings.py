@@ -35,7 +35,7 @@ def test_a_cli_override_reaches_the_daemon_for_that_call_only(running: Vault) ->
     plain = recall(running, "queue stalls")
     assert plain.returncode == 0, plain.stderr
     assert json.loads(plain.stdout)
-    strict = recall(running, "queue stalls", VAULT_MIN_SIMILARITY="0.99")
+    strict = recall(running, "queue stalls", VAULT_MIN_SIMILARITY="0.99", VAULT_MIN_COSINE="0.99")
     assert strict.returncode == 0, strict.stderr
     assert json.loads(strict.stdout) == []  # nothing is that similar
     assert json.loads(recall(running, "queue stalls").stdout) == json.loads(plain.stdout)
