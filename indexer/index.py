@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -20,6 +21,13 @@ from typing import TYPE_CHECKING
 from indexer.catalog import Catalog, ManifestRow
 from indexer.embedder import Embedder, serving_embedder
 from indexer.errors import IndexBusyError
+from indexer.folder_scan import (
+    FULL_EVERY,
+    FolderState,
+    all_folders,
+    catalog_mark,
+    quick_changed_paths,
+)
 from indexer.fusion import FusionWeights, fuse
 from indexer.published import PublishedIndex, Snapshot
 from indexer.search_scores import keyword_scores, memory_cosines
@@ -117,22 +125,49 @@ class VaultIndex:
         )
 
     def sync(
-        self, allow_embed: bool = True, progress: Progress | None = None, wait: bool = True
+        self,
+        allow_embed: bool = True,
+        progress: Progress | None = None,
+        wait: bool = True,
+        quick: bool = False,
+        now: float | None = None,
     ) -> SyncReport:
         """Delta sync of the whole vault (cheap when nothing changed). With `wait`
         False, a sync another process holds the lock for is skipped with a notice:
-        this one answers from the published index instead of waiting."""
+        this one answers from the published index instead of waiting. With `quick`,
+        only folders whose mtime changed are looked into (indexer/folder_scan.py),
+        with a full scan when the last one is older than FULL_EVERY at `now`."""
         try:
             with self.published.writing(wait=wait) as snapshot:
-                paths = changed_paths(self.vault, snapshot.catalog)
                 if snapshot.rebuilding:
                     allow_embed = True  # a repair: never publish an index without vectors
-                return self._syncer(snapshot).apply(paths, allow_embed, progress=progress)
+                paths, folders = self._changes(snapshot, quick, time.time() if now is None else now)
+                report = self._syncer(snapshot).apply(paths, allow_embed, progress=progress)
+            if folders is not None:  # recorded only once the rows are published
+                with self.published.catalog_only() as catalog:
+                    folders.catalog = catalog_mark(catalog)
+                folders.save(self.vault.index_dir)
+            return report
         except IndexBusyError:
             if wait:
                 raise
             self._notice("index busy: another process is writing it; using the published index")
             return SyncReport()
+
+    def _changes(
+        self, snapshot: Snapshot, quick: bool, now: float
+    ) -> tuple[list[Path], FolderState | None]:
+        """Paths to reconcile, and (quick syncs) the folder state to record after."""
+        if not quick:
+            return changed_paths(self.vault, snapshot.catalog), None
+        started = time.time_ns()
+        state = FolderState.load(self.vault.index_dir)
+        mark = catalog_mark(snapshot.catalog)
+        if state is not None and not snapshot.rebuilding and state.usable(now, mark, FULL_EVERY):
+            paths, folders = quick_changed_paths(self.vault, snapshot.catalog, state, started)
+            return paths, FolderState(state.full_scan_at, mark, folders)
+        paths = changed_paths(self.vault, snapshot.catalog)
+        return paths, FolderState(now, mark, all_folders(self.vault, started))
 
     def apply(self, paths: Iterable[Path], allow_embed: bool = True) -> SyncReport:
         """Reconcile specific paths (from the watcher, or after our own writes)."""
