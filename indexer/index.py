@@ -41,6 +41,7 @@ from vault.layout import Vault
 if TYPE_CHECKING:
     import numpy as np
 log = logging.getLogger(__name__)
+RESUME_SLICE = 20_000  # files reconciled and published at a time by a big sync
 
 
 @dataclass(frozen=True)
@@ -142,8 +143,12 @@ class VaultIndex:
                 if snapshot.rebuilding:
                     allow_embed = True  # a repair: never publish an index without vectors
                 paths, folders = self._changes(snapshot, quick, time.time() if now is None else now)
-                report = self._syncer(snapshot).apply(paths, allow_embed, progress=progress)
-            if folders is not None:  # recorded only once the rows are published
+                first = paths[:RESUME_SLICE]
+                report = self._syncer(snapshot).apply(
+                    first, allow_embed, progress=_share(progress, 0, len(first), len(paths))
+                )
+            report = self._sync_rest(report, paths, allow_embed, progress)
+            if folders is not None:  # recorded only once every row is published
                 with self.published.catalog_only() as catalog:
                     folders.catalog = catalog_mark(catalog)
                 folders.save(self.vault.index_dir)
@@ -153,6 +158,22 @@ class VaultIndex:
                 raise
             self._notice("index busy: another process is writing it; using the published index")
             return SyncReport()
+
+    def _sync_rest(
+        self, report: SyncReport, paths: list[Path], allow_embed: bool, progress: Progress | None
+    ) -> SyncReport:
+        """The paths after the first slice, one published slice at a time: an
+        interrupted big sync (a first index of a large vault) keeps what it did,
+        and the next sync, finding only the rest changed, resumes there."""
+        total = len(paths)
+        for start in range(RESUME_SLICE, total, RESUME_SLICE):
+            part = paths[start : start + RESUME_SLICE]
+            share = _share(progress, start, len(part), total)
+            with self.published.writing() as snapshot:
+                report.absorb(self._syncer(snapshot).apply(part, allow_embed, progress=share))
+            if progress is not None:
+                progress(start + len(part), total)  # published: an interruption keeps it
+        return report
 
     def _changes(
         self, snapshot: Snapshot, quick: bool, now: float
@@ -332,6 +353,13 @@ class VaultIndex:
 
     def close(self) -> None:
         self.published.close()
+
+
+def _share(progress: Progress | None, offset: int, size: int, total: int) -> Progress | None:
+    """A slice's embedding progress as a share of the whole sync's files."""
+    if progress is None:
+        return None
+    return lambda done, of: progress(offset + done * size // max(of, 1), total)
 
 
 def _size(path: Path) -> int:
