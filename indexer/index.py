@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -20,6 +21,13 @@ from typing import TYPE_CHECKING
 from indexer.catalog import Catalog, ManifestRow
 from indexer.embedder import Embedder, serving_embedder
 from indexer.errors import IndexBusyError
+from indexer.folder_scan import (
+    FULL_EVERY,
+    FolderState,
+    all_folders,
+    catalog_mark,
+    quick_changed_paths,
+)
 from indexer.fusion import FusionWeights, fuse
 from indexer.published import PublishedIndex, Snapshot
 from indexer.search_scores import keyword_scores, memory_cosines
@@ -33,6 +41,7 @@ from vault.layout import Vault
 if TYPE_CHECKING:
     import numpy as np
 log = logging.getLogger(__name__)
+RESUME_SLICE = 20_000  # files reconciled and published at a time by a big sync
 
 
 @dataclass(frozen=True)
@@ -117,17 +126,33 @@ class VaultIndex:
         )
 
     def sync(
-        self, allow_embed: bool = True, progress: Progress | None = None, wait: bool = True
+        self,
+        allow_embed: bool = True,
+        progress: Progress | None = None,
+        wait: bool = True,
+        quick: bool = False,
+        now: float | None = None,
     ) -> SyncReport:
         """Delta sync of the whole vault (cheap when nothing changed). With `wait`
         False, a sync another process holds the lock for is skipped with a notice:
-        this one answers from the published index instead of waiting."""
+        this one answers from the published index instead of waiting. With `quick`,
+        only folders whose mtime changed are looked into (indexer/folder_scan.py),
+        with a full scan when the last one is older than FULL_EVERY at `now`."""
         try:
             with self.published.writing(wait=wait) as snapshot:
-                paths = changed_paths(self.vault, snapshot.catalog)
                 if snapshot.rebuilding:
                     allow_embed = True  # a repair: never publish an index without vectors
-                return self._syncer(snapshot).apply(paths, allow_embed, progress=progress)
+                paths, folders = self._changes(snapshot, quick, time.time() if now is None else now)
+                first = paths[:RESUME_SLICE]
+                report = self._syncer(snapshot).apply(
+                    first, allow_embed, progress=_share(progress, 0, len(first), len(paths))
+                )
+            report = self._sync_rest(report, paths, allow_embed, progress)
+            if folders is not None:  # recorded only once every row is published
+                with self.published.catalog_only() as catalog:
+                    folders.catalog = catalog_mark(catalog)
+                folders.save(self.vault.index_dir)
+            return report
         except IndexBusyError:
             if wait:
                 raise
@@ -157,6 +182,37 @@ class VaultIndex:
             for name, done in vars(report).items():
                 getattr(total, name).extend(done)
         return total
+
+    def _sync_rest(
+        self, report: SyncReport, paths: list[Path], allow_embed: bool, progress: Progress | None
+    ) -> SyncReport:
+        """The paths after the first slice, one published slice at a time: an
+        interrupted big sync (a first index of a large vault) keeps what it did,
+        and the next sync, finding only the rest changed, resumes there."""
+        total = len(paths)
+        for start in range(RESUME_SLICE, total, RESUME_SLICE):
+            part = paths[start : start + RESUME_SLICE]
+            share = _share(progress, start, len(part), total)
+            with self.published.writing() as snapshot:
+                report.absorb(self._syncer(snapshot).apply(part, allow_embed, progress=share))
+            if progress is not None:
+                progress(start + len(part), total)  # published: an interruption keeps it
+        return report
+
+    def _changes(
+        self, snapshot: Snapshot, quick: bool, now: float
+    ) -> tuple[list[Path], FolderState | None]:
+        """Paths to reconcile, and (quick syncs) the folder state to record after."""
+        if not quick:
+            return changed_paths(self.vault, snapshot.catalog), None
+        started = time.time_ns()
+        state = FolderState.load(self.vault.index_dir)
+        mark = catalog_mark(snapshot.catalog)
+        if state is not None and not snapshot.rebuilding and state.usable(now, mark, FULL_EVERY):
+            paths, folders = quick_changed_paths(self.vault, snapshot.catalog, state, started)
+            return paths, FolderState(state.full_scan_at, mark, folders)
+        paths = changed_paths(self.vault, snapshot.catalog)
+        return paths, FolderState(now, mark, all_folders(self.vault, started))
 
     def apply(self, paths: Iterable[Path], allow_embed: bool = True) -> SyncReport:
         """Reconcile specific paths (from the watcher, or after our own writes)."""
@@ -321,6 +377,13 @@ class VaultIndex:
 
     def close(self) -> None:
         self.published.close()
+
+
+def _share(progress: Progress | None, offset: int, size: int, total: int) -> Progress | None:
+    """A slice's embedding progress as a share of the whole sync's files."""
+    if progress is None:
+        return None
+    return lambda done, of: progress(offset + done * size // max(of, 1), total)
 
 
 def _size(path: Path) -> int:

@@ -282,6 +282,7 @@ class PublishedIndex:
     def _publish(self, snapshot: Snapshot) -> None:
         generation = snapshot.generation
         written: Path | None = None
+        snapshot.vectors.fit()  # exact or approximate by size: a whole new structure
         if snapshot.vectors.dirty or snapshot.rebuilding:
             generation += 1
             written = self.vectors_path(generation)

@@ -49,6 +49,12 @@ class SyncReport:
             len(x) for x in (self.added, self.reembedded, self.metadata, self.moved, self.removed)
         )
 
+    def absorb(self, other: SyncReport) -> None:
+        """Add what a later slice of the same sync did."""
+        for name in ("added", "reembedded", "metadata", "moved", "removed", "deferred"):
+            getattr(self, name).extend(getattr(other, name))
+        self.problems.extend(other.problems)
+
     def summary(self) -> str:
         parts = [
             f"{len(self.added)} added",

@@ -2,11 +2,13 @@
 
 This module decides only *which paths changed*; `VaultIndex.apply` does the
 work. Folders `.index/` and `.state/`, hidden files, and editors' temp and swap
-files are ignored. A folder moved or deleted asks for a full delta sync.
+files are ignored. A folder moved or deleted asks for a full delta sync. When
+the system's inotify limits are reached, it polls instead, with one notice.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import threading
 import time
@@ -16,10 +18,14 @@ from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
+from watchdog.observers.polling import PollingObserver
 
 from vault.layout import Vault
 
 log = logging.getLogger(__name__)
+POLL_SECONDS = 30.0  # polling stats every file: slow on a big vault, so not often
+_LIMITS = (errno.ENOSPC, errno.EMFILE)  # inotify watch and instance limits
 _TEMP_SUFFIXES = (".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload", "~", ".bak")
 
 
@@ -98,25 +104,50 @@ class _Handler(FileSystemEventHandler):
 
 
 class VaultWatcher:
-    """A watchdog observer over memories/ and archive/ feeding `on_changes`."""
+    """A watchdog observer over memories/ and archive/ feeding `on_changes`;
+    `polling` is True once the inotify limits made it fall back to polling."""
 
     def __init__(
-        self, vault: Vault, on_changes: Callable[[Changes], None], quiet: float = 0.25
+        self,
+        vault: Vault,
+        on_changes: Callable[[Changes], None],
+        quiet: float = 0.25,
+        observer: Callable[[], BaseObserver] = Observer,
+        notice: Callable[[str], None] = log.warning,
+        poll_seconds: float = POLL_SECONDS,
     ) -> None:
         self.vault = vault
         self.on_changes = on_changes
         self.debouncer = Debouncer(quiet)
-        self._observer = Observer()
+        self._observer = observer()
+        self._notice = notice
+        self._poll_seconds = poll_seconds
+        self.polling = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._pump, name="vault-watch", daemon=True)
 
     def start(self) -> None:
         handler = _Handler(self.vault, self.debouncer)
+        try:
+            self._watch(handler)
+        except OSError as exc:
+            if exc.errno not in _LIMITS:
+                raise
+            self._notice(
+                f"{exc.strerror}: watching {self.vault.root} by polling every "
+                f"{self._poll_seconds:g} s instead (raise the limit, e.g. "
+                "`sudo sysctl fs.inotify.max_user_watches=524288`, and restart the daemon)"
+            )
+            self._observer = PollingObserver(timeout=self._poll_seconds)
+            self.polling = True
+            self._watch(handler)
+        self._thread.start()
+
+    def _watch(self, handler: _Handler) -> None:
         for folder in (self.vault.memories_dir, self.vault.archive_dir):
             folder.mkdir(parents=True, exist_ok=True)
             self._observer.schedule(handler, str(folder), recursive=True)
         self._observer.start()
-        self._thread.start()
 
     def _pump(self) -> None:
         while not self._stop.wait(0.05):

@@ -1,0 +1,219 @@
+"""Scale benchmark: a generated vault of N memories indexed through the real
+sync path, then query latency, recall@10 against exact search, no-change
+sync, one edit made visible to search, resident memory and disk.
+
+    .venv/bin/python -m benchmarks.scale_bench --memories 200000 --synthetic-vectors [--json]
+
+Without --synthetic-vectors the bundled model encodes every chunk (slow).
+Resident memory is measured in a fresh process that opens the built index the
+way the daemon does (no generation or ground truth in it). Prints a table, or
+with --json one JSON object; asserts nothing. Note `uptime` beside timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.scale_bench_vault import generate, query_texts
+from benchmarks.scale_bench_vectors import SyntheticEmbedder
+from indexer.embedder import Embedder, serving_embedder
+from indexer.faiss_store import VectorStore
+from indexer.index import VaultIndex
+from indexer.sync import Progress
+from vault.config import load_settings
+from vault.layout import Vault
+
+EDIT_WORD = "quokkascale"
+
+
+def embedder_for(synthetic: bool) -> Embedder:
+    return SyntheticEmbedder() if synthetic else serving_embedder("")
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+def progress_printer(label: str) -> Progress:
+    marks: set[int] = set()
+
+    def show(done: int, total: int) -> None:
+        tenth = done * 10 // max(total, 1)
+        if tenth not in marks:
+            marks.add(tenth)
+            print(f"  {label}: {done}/{total}", file=sys.stderr, flush=True)
+
+    return show
+
+
+def exact_top(store: VectorStore, queries: np.ndarray, k: int) -> list[set[int]]:
+    """Exact top-k ids by brute force over every stored vector, in blocks."""
+    ids = np.asarray(sorted(store.ids()), dtype=np.int64)
+    best_scores = np.full((len(queries), k), -np.inf, dtype=np.float32)
+    best_ids = np.full((len(queries), k), -1, dtype=np.int64)
+    for start in range(0, len(ids), 50_000):
+        block = ids[start : start + 50_000]
+        scores = queries @ store.vectors_for(block.tolist()).T
+        all_scores = np.hstack([best_scores, scores])
+        all_ids = np.hstack([best_ids, np.broadcast_to(block, scores.shape)])
+        keep = np.argsort(-all_scores, axis=1)[:, :k]
+        best_scores = np.take_along_axis(all_scores, keep, axis=1)
+        best_ids = np.take_along_axis(all_ids, keep, axis=1)
+    return [set(row.tolist()) for row in best_ids]
+
+
+def recall_at_10(store: VectorStore, queries: np.ndarray) -> float:
+    _, approx = store.search_many(queries, 10)
+    exact = exact_top(store, queries, 10)
+    hits = sum(len(exact[i] & set(approx[i].tolist())) for i in range(len(queries)))
+    return hits / (10 * len(queries))
+
+
+def timed_searches(index: VaultIndex, queries: list[str]) -> list[float]:
+    index.search(queries[0], k=10)  # warm: first snapshot, first FTS pages
+    times = []
+    for query in queries:
+        start = time.perf_counter()
+        index.search(query, k=10)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def edit_visible(index: VaultIndex, vault: Vault) -> float:
+    """Seconds from one edited file to search finding it (delta sync + search)."""
+    path = next(vault.memories_dir.glob("*/*/*.md"))
+    start = time.perf_counter()
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(f"Later we learnt about {EDIT_WORD} too.\n")
+    index.sync()
+    found = [c.row.id for c in index.search(EDIT_WORD, k=5)]
+    elapsed = time.perf_counter() - start
+    if path.stem not in found:
+        raise SystemExit(f"the edited memory {path.stem} was not found by search")
+    return elapsed
+
+
+def disk_mb(folder: Path) -> float:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 2**20
+
+
+def serve_probe(root: Path, synthetic: bool) -> dict[str, float]:
+    """In a fresh process: open the index as the daemon does, sync, search; RSS."""
+    code = (
+        "import json,sys,time;from benchmarks.scale_bench import probe;"
+        f"print(json.dumps(probe(sys.argv[1], {synthetic!r})))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(root)], capture_output=True, text=True, check=True
+    )
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def probe(root: str, synthetic: bool) -> dict[str, float]:
+    from hooks.daemon.process import rss_bytes
+
+    vault = Vault(Path(root))
+    start = time.perf_counter()
+    index = VaultIndex(vault, load_settings(None, {}), embedder=embedder_for(synthetic))
+    index.sync()
+    first = time.perf_counter() - start
+    for query in query_texts(vault, 20, seed=11):
+        index.search(query, k=10)
+    start = time.perf_counter()
+    index.sync()
+    again = time.perf_counter() - start
+    return {"open_and_sync_s": first, "nochange_sync_s": again, "rss_mb": rss_bytes() / 2**20}
+
+
+def measure(vault: Vault, synthetic: bool, queries: int) -> dict[str, object]:
+    embedder = embedder_for(synthetic)
+    index = VaultIndex(vault, load_settings(None, {}), embedder=embedder)
+    start = time.perf_counter()
+    report = index.sync(progress=progress_printer("embedded"))
+    build = time.perf_counter() - start
+    texts = query_texts(vault, queries)
+    latencies = timed_searches(index, texts)
+    nochange = []
+    for _ in range(3):
+        start = time.perf_counter()
+        index.sync()
+        nochange.append(time.perf_counter() - start)
+    index.sync(quick=True)  # a full scan that records folder mtimes
+    quick = []
+    for _ in range(3):
+        start = time.perf_counter()
+        index.sync(quick=True)
+        quick.append(time.perf_counter() - start)
+    with index.published.reading() as snapshot:
+        store = snapshot.vectors
+        kind, vectors = store.kind, store.count
+        start = time.perf_counter()
+        for row in embedder.encode(texts):
+            store.search(row, 10)
+        vector_ms = (time.perf_counter() - start) * 1000 / len(texts)
+        recall = recall_at_10(store, embedder.encode(texts))
+    edit = edit_visible(index, vault)
+    index.close()
+    served = serve_probe(vault.root, synthetic)
+    return {
+        "memories": len(report.added), "vectors": vectors, "index_kind": kind,
+        "build_s": round(build, 2),
+        "recall_p50_ms": round(statistics.median(latencies), 2),
+        "recall_p95_ms": round(percentile(latencies, 0.95), 2),
+        "vector_search_ms": round(vector_ms, 2), "recall_at_10": round(recall, 4),
+        "nochange_sync_s": round(statistics.median(nochange), 3),
+        "nochange_quick_sync_s": round(statistics.median(quick), 3),
+        "edit_visible_s": round(edit, 3),
+        "daemon_open_and_sync_s": round(served["open_and_sync_s"], 2),
+        "daemon_nochange_sync_s": round(served["nochange_sync_s"], 3),
+        "daemon_rss_mb": round(served["rss_mb"], 1),
+        "index_disk_mb": round(disk_mb(vault.index_dir), 1),
+        "problems": len(report.problems),
+    }  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--memories", type=int, default=10_000)
+    parser.add_argument("--synthetic-vectors", action="store_true")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--keep", type=Path, help="build the vault here and keep it (reused when it exists)"
+    )
+    args = parser.parse_args()
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    with tempfile.TemporaryDirectory(prefix="scale-bench-") as folder:
+        root = args.keep or Path(folder) / "vault"
+        start = time.perf_counter()
+        if args.keep and (args.keep / "memories").is_dir():  # measure a kept vault again
+            vault = Vault(args.keep)
+        else:
+            vault = generate(root, args.memories)
+        generated = time.perf_counter() - start
+        figures = {
+            "generate_s": round(generated, 2),
+            **measure(vault, args.synthetic_vectors, args.queries),
+        }
+    figures["load"] = os.getloadavg()[0]
+    if args.json:
+        print(json.dumps(figures))
+        return
+    for key, value in figures.items():
+        print(f"{key:28} {value}")
+
+
+if __name__ == "__main__":
+    main()
