@@ -23,8 +23,9 @@ PROMPT_OPTIONS = RecallOptions(limit=5, see_also=False, reinforce=False)
 NEAR_DUPLICATE = 0.9  # cosine between two memories' vectors that say the same thing
 _SESSIONS = 200  # sessions whose shown memories the daemon keeps in mind
 _PER_SESSION = 200
-# session id -> the ids shown to it (the warm daemon's memory; a restart forgets)
-_shown: OrderedDict[str, list[str]] = OrderedDict()
+# (vault, session id) -> the ids shown to it (the warm daemon's memory; a restart
+# forgets); keyed by vault too, so a process serving several vaults never mixes them
+_shown: OrderedDict[tuple[str, str], list[str]] = OrderedDict()
 
 
 def prompt_options(project: str | None, decay: bool = True) -> RecallOptions:
@@ -46,9 +47,10 @@ def prompt_tiers(
     found = with_cold_cues(service, prompt_query(prompt), found)
     chosen = shown_tiers(service, found, already_shown(service, session, found))
     if session:
-        ids = _shown.pop(session, [])
+        key = (str(service.vault.root), session)
+        ids = _shown.pop(key, [])
         ids += [hit.id for hit in chosen.confident + chosen.activated]
-        _shown[session] = ids[-_PER_SESSION:]
+        _shown[key] = ids[-_PER_SESSION:]
         while len(_shown) > _SESSIONS:
             _shown.popitem(last=False)
     return chosen
@@ -65,7 +67,7 @@ def shown_tiers(
 def already_shown(service: MemoryService, session: str, tiers: Associative) -> set[str]:
     """The recalled ids this session has seen: the same memories, and memories
     whose vectors nearly coincide with one it was shown (a restatement)."""
-    before = _shown.get(session, []) if session else []
+    before = _shown.get((str(service.vault.root), session), []) if session else []
     if not before:
         return set()
     recalled = [hit.id for hit in tiers.confident + tiers.activated]
