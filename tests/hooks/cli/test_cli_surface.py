@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from hooks.cli.main import main
 from memory.service import MemoryService
+from tests.hooks.cli.test_cli import read_terminal
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -147,17 +148,9 @@ def on_a_terminal(*args: str) -> tuple[int, str]:
     process = subprocess.Popen([sys.executable, "-m", "hooks.cli", *args],
                                stdout=subprocess.DEVNULL, stderr=replica)  # fmt: skip
     os.close(replica)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(primary, 4096)
-        except OSError:  # the other side closed (EIO)
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
+    drawn = read_terminal(primary)
     os.close(primary)
-    return process.wait(timeout=120), b"".join(chunks).decode(errors="replace")
+    return process.wait(timeout=120), drawn
 
 
 @pytest.mark.model
