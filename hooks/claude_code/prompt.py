@@ -20,8 +20,10 @@ from vault.paths import vault_home
 
 TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import TextIO
+
+    from hooks.claude_code.prompt_answer import PromptAnswer
 
 BUSY_WAIT_SECONDS = 2.0  # a warm daemon answers a prompt in well under a second
 BUSY_NOTE = f"prompt: the daemon was busy past {BUSY_WAIT_SECONDS:.0f} s; answered from keywords"
@@ -47,6 +49,7 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
     starting = client.daemon_starting(root)
     wait = budget if starting else 0.0
     answer_within = budget if starting else min(budget, BUSY_WAIT_SECONDS)
+    later: tuple[Callable[[], None], ...] = ()
     try:
         line = client.prompt_event(
             root, raw.encode(), now, answer_within, wait,
@@ -57,16 +60,19 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
             from hooks.claude_code import hook_log
 
             hook_log.append(root, BUSY_NOTE)
-        line = keyword_answer(root, raw, settings, environ, keeps_state=False)
+        line = keyword_answer(root, raw, settings, environ, keeps_state=False).line
     except client.DaemonUnavailable:
-        line = cold_start(root, raw, settings, environ, started)
+        line, later = cold_start(root, raw, settings, environ, started)
     if line:
         stdout.write(line + "\n")
+    stdout.flush()
+    for step in later:  # the writes that wait (answered here, not by the daemon)
+        step()
 
 
 def cold_start(
     root: str, raw: str, settings: Settings, environ: Mapping[str, str], started: float
-) -> str:
+) -> tuple[str, tuple[Callable[[], None], ...]]:
     """No daemon answered: start one and wait for it within the budget; after
     that, answer from keywords (the daemon keeps starting for the next prompt)."""
     import json
@@ -76,9 +82,9 @@ def cold_start(
 
     try:
         if event_fields(json.loads(raw)) is None:
-            return ""  # no prompt in it: nothing to start a daemon for
+            return "", ()  # no prompt in it: nothing to start a daemon for
     except ValueError:
-        return ""
+        return "", ()
     client.spawn(Path(root), environ)
     budget = started + settings.hook_cold_wait_seconds - time.monotonic()
     now = environ.get("VAULT_NOW") or None
@@ -86,25 +92,26 @@ def cold_start(
         overrides = env_overrides(
             environ, per_call_only=True
         )  # the daemon applies them to this prompt
-        return client.prompt_event(root, raw.encode(), now, budget, budget, overrides)
+        return client.prompt_event(root, raw.encode(), now, budget, budget, overrides), ()
     except client.DaemonSlow:
-        return keyword_answer(root, raw, settings, environ, keeps_state=False)
+        return keyword_answer(root, raw, settings, environ, keeps_state=False).line, ()
     except client.DaemonUnavailable:
-        return keyword_answer(root, raw, settings, environ, keeps_state=True)
+        answer = keyword_answer(root, raw, settings, environ, keeps_state=True)
+        return answer.line, answer.later
 
 
 def keyword_answer(
     root_text: str, raw: str, settings: Settings, environ: Mapping[str, str], keeps_state: bool
-) -> str:
+) -> PromptAnswer:
     """This prompt answered from the keyword index. `keeps_state`: also confirm
-    the hedges shown before and remember the new ones (False when a daemon
-    already holds the prompt and will do that itself)."""
+    the hedges shown before and remember the new ones, after the line is printed
+    (False when a daemon already holds the prompt and will do that itself)."""
     import json
     from pathlib import Path
 
     from hooks.claude_code import confirmation
     from hooks.claude_code.project import project_for
-    from hooks.claude_code.prompt_answer import Tiers, answer_prompt, event_fields
+    from hooks.claude_code.prompt_answer import PromptAnswer, Tiers, answer_prompt, event_fields
     from memory.config import MemoryConfig
     from memory.recall.keyword_fallback import keyword_recall
     from vault.clock import parse_time, utc_now
@@ -112,9 +119,9 @@ def keyword_answer(
     try:
         fields = event_fields(json.loads(raw))
     except ValueError:
-        return ""
+        return PromptAnswer("")
     if fields is None:
-        return ""
+        return PromptAnswer("")
     prompt, session, cwd = fields
     root = Path(root_text)
     now_text = environ.get("VAULT_NOW")

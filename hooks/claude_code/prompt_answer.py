@@ -4,7 +4,9 @@ search) or the hook itself without a daemon (keywords). Standard library only.
 A clear "yes" confirms the memories shown hedged on the session's previous
 prompt; then recall; the hedged ids that fit in the injected text are
 remembered for the next prompt; the result is the hook's output line, or ""
-when nothing cleared the bars.
+when nothing cleared the bars, and the writes that can wait: confirming and the
+shown state run after the line is out (the daemon's reply steps, or the hook's
+own process once it has printed), so no prompt waits on a file write.
 """
 
 from __future__ import annotations
@@ -34,6 +36,16 @@ def event_fields(event: object) -> tuple[str, str, str] | None:
     )
 
 
+class PromptAnswer:
+    """The hook's output line (or "") and the writes that wait until it is out:
+    confirming what a "yes" affirmed, and the session's shown state."""
+
+    __slots__ = ("later", "line")
+
+    def __init__(self, line: str, later: tuple[Callable[[], None], ...] = ()) -> None:
+        self.line, self.later = line, later
+
+
 def answer_prompt(
     root: Path,
     prompt: str,
@@ -41,18 +53,34 @@ def answer_prompt(
     recall: Callable[[], Tiers],
     confirm: Callable[[list[str]], None],
     max_chars: int,
-) -> str:
-    if session:
-        shown = confirmation.take_shown(root, session)
-        if shown and confirmation.affirms(prompt):
-            confirm(shown)
+) -> PromptAnswer:
+    before = confirmation.previous(root, session) if session else None
     tiers = recall()
     context, shown_ids = render_recall(tiers, max_chars)
     # Only hedges the person could see: a "yes" must never confirm one cut off.
     hedged = [str(hit["id"]) for hit in tiers.get("activated", []) if str(hit["id"]) in shown_ids]
-    if session and hedged:
-        confirmation.remember_shown(root, session, hedged)
+    later: tuple[Callable[[], None], ...] = ()
+    if session and before is not None:
+        at = confirmation.note(root, session, hedged)
+        if before.ids or hedged:
+            affirmed = bool(before.ids) and confirmation.affirms(prompt)
+            later = (lambda: _settle(root, session, before, hedged, at, affirmed, confirm),)
     if not context:
-        return ""
+        return PromptAnswer("", later)
     hook = {"hookEventName": "UserPromptSubmit", "additionalContext": context}
-    return json.dumps({"hookSpecificOutput": hook}, ensure_ascii=False)
+    return PromptAnswer(json.dumps({"hookSpecificOutput": hook}, ensure_ascii=False), later)
+
+
+def _settle(
+    root: Path,
+    session: str,
+    before: confirmation.Shown,
+    hedged: list[str],
+    at: float,
+    affirmed: bool,
+    confirm: Callable[[list[str]], None],
+) -> None:
+    """After the reply: the shown state written, then what the "yes" took confirmed."""
+    taken = confirmation.settle(root, session, before, hedged, at)
+    if affirmed and taken:
+        confirm(taken)

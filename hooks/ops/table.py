@@ -135,9 +135,11 @@ def op_prompt_event(service: MemoryService, args: Args) -> Reply:
                 continue  # purged or archived meanwhile
 
     max_chars = int(service.settings.hook_context_chars)
-    output = answer_prompt(service.vault.root, prompt, session, recall, confirm, max_chars)
-    steps = _reinforce_later(service, confident, True) + note_later(service, shown)
-    return Reply({"output": output}, steps)
+    answer = answer_prompt(service.vault.root, prompt, session, recall, confirm, max_chars)
+    # Every write waits for the reply: the shown state and a "yes" first (the next
+    # prompt's answer does not depend on them: see confirmation.previous), then reinforcement.
+    steps = answer.later + _reinforce_later(service, confident, True) + note_later(service, shown)
+    return Reply({"output": answer.line}, steps)
 
 
 def op_tool_event(service: MemoryService, args: Args) -> Reply:
