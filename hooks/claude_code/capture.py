@@ -1,37 +1,34 @@
 """Capture from Claude Code transcripts: incremental, exactly once, crash-safe.
-Only transcripts under <claude dir>/projects (or `transcripts_allowed`) are read;
-under the transcript's lock a run redacts the turns after its cursor
-(cursors.py), extracts and files durable statements, and advances it. The sweep
+This is step 1 of the capture pipeline (memory/encode/capture.py) and nothing
+more: only transcripts under <claude dir>/projects (or `transcripts_allowed`)
+are read; under the transcript's lock a run reads the turns after its cursor
+(cursors.py), hands them to the pipeline with the session, the project and the
+`claude -p` extractor when it is switched on, and advances the cursor. The sweep
 does this for every recent transcript left behind (crashed sessions), then
 daily maintenance and consolidation when due."""
 
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import partial
 from pathlib import Path
 
 from hooks.claude_code.config_dir import claude_dir, transcript_folders
 from hooks.claude_code.cursors import Cursors
+from hooks.claude_code.llm_extract import extractor
 from hooks.claude_code.project import project_for
 from hooks.claude_code.transcript import STEP_BYTES, STEP_TURNS, read_turns
-from memory.encode.capture import CaptureReport, capture, statements_from
-from memory.encode.extract import Statement
+from memory.encode.capture import CaptureReport, Said, capture_conversation
 from memory.encode.redact import redact
-from memory.encode.turn_text import opted_out
 from memory.maintenance import prune_if_due
 from memory.service import MemoryService
 from vault.atomic import file_lock
 from vault.clock import format_time
-from vault.daily import append_daily
 from vault.source_files import RefusedSourceError, check_source
 
-log = logging.getLogger(__name__)
 TRANSCRIPT_MAX_AGE_DAYS = 30  # Claude Code deletes transcripts after cleanupPeriodDays (30)
 
 
@@ -105,49 +102,17 @@ def capture_step(
     with file_lock(service.vault.state_dir / "locks" / f"transcript-{digest}.lock"):
         offset, last_seq = cursors.position(key)
         turns, new_offset = read_turns(resolved, offset)
-        session = redact(session or next((t.session for t in turns if t.session), resolved.stem))
+        session = session or next((t.session for t in turns if t.session), resolved.stem)
         cwd = next((t.cwd for t in turns if t.cwd), "")
-        project = redact(project or project_for(service.settings.project_override, cwd))
-        # Opted-out turns are dropped whole before redaction would remove their tags.
-        pairs = [(t.role, "" if opted_out(t.text) else redact(t.text)) for t in turns]
-        statements = _statements(service, pairs, [t.timestamp for t in turns])
-        first_seq = last_seq + 1  # transcript order, across runs
-        report = capture(service, statements, session, project, first_seq=first_seq)
-        now = service.clock()
-        if report.total:
-            append_daily(service.vault, now, redact(_daily_entry(now, session, project, report)))
+        project = project or project_for(service.settings.project_override, cwd)
+        said = [Said(t.role, t.text, t.timestamp) for t in turns]
+        # os.environ, not `environ`: the child runs as the capturing process would
+        llm = extractor(service.settings, service.vault.state_dir, os.environ)
+        report = capture_conversation(service, said, session, project, last_seq + 1, llm)
         if new_offset != offset:
-            cursors.advance(key, new_offset, session, format_time(now), report.next_seq - 1)
+            done = format_time(service.clock())
+            cursors.advance(key, new_offset, redact(session), done, report.next_seq - 1)
     return report, new_offset != offset and new_offset < resolved.stat().st_size
-
-
-def _statements(
-    service: MemoryService, pairs: list[tuple[str, str]], stamps: list[str]
-) -> list[Statement]:
-    """Rules and classifier, or `claude -p` when switched on (rules if it fails)."""
-    if not pairs or not service.settings.llm_extraction:
-        return statements_from(service, pairs, stamps)
-    from hooks.claude_code.llm_extract import ExtractionFailed, default_workdir, extract_with_claude
-
-    try:
-        return extract_with_claude(
-            pairs,
-            default_workdir(service.vault.state_dir),
-            os.environ,
-            service.settings.llm_model,
-            service.settings.llm_budget_usd,
-        )
-    except ExtractionFailed as exc:
-        log.warning("%s; using the rule-based extraction", exc)
-        return statements_from(service, pairs, stamps)
-
-
-def _daily_entry(now: datetime, session: str, project: str, report: CaptureReport) -> str:
-    where = f" in {project}" if project else ""
-    lines = [f"## {now:%H:%M} session {session[:8]}{where}"]
-    lines.append(f"- captured {len(report.created)} new, reinforced {len(report.reinforced)}")
-    lines += [f"- {' '.join(text.split())[:160]}" for text in report.texts[:5]]
-    return "\n".join(lines)
 
 
 def pending_transcripts(service: MemoryService, environ: Mapping[str, str]) -> list[Path]:

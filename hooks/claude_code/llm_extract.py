@@ -2,8 +2,9 @@
 
 The child runs with every hook disabled, our own MEMORY_VAULT_CHILD guard set,
 no tools, no MCP, no session persistence, a neutral working folder and a spend
-cap, so it can never trigger our hooks or capture itself. Any failure falls
-back to the rule-based extraction.
+cap, so it can never trigger our hooks or capture itself. `extractor` hands it
+to the capture pipeline (memory/encode/capture.py) as its `Extract`; any
+failure falls back to the rule-based extraction.
 """
 
 from __future__ import annotations
@@ -14,9 +15,13 @@ import shutil
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memory.encode.extract import Statement
+
+if TYPE_CHECKING:
+    from memory.encode.capture import Extract
+    from vault.config import Settings
 
 log = logging.getLogger(__name__)
 KINDS = ("preference", "decision", "correction", "fact", "procedure")
@@ -60,6 +65,25 @@ def command(
         "--strict-mcp-config", "--settings", json.dumps({"disableAllHooks": True}),
         "--system-prompt", prompt, "--json-schema", json.dumps(schema),
     ]  # fmt: skip
+
+
+def extractor(settings: Settings, state_dir: Path, environ: Mapping[str, str]) -> Extract | None:
+    """The capture pipeline's extractor when LLM extraction is switched on, else
+    None; it answers None (the rules then decide) when `claude -p` fails."""
+    if not settings.llm_extraction:
+        return None
+
+    def extract(turns: list[tuple[str, str]]) -> list[Statement] | None:
+        workdir = default_workdir(state_dir)
+        try:
+            return extract_with_claude(
+                turns, workdir, environ, settings.llm_model, settings.llm_budget_usd
+            )
+        except ExtractionFailed as exc:
+            log.warning("%s; using the rule-based extraction", exc)
+            return None
+
+    return extract
 
 
 def extract_with_claude(

@@ -1,31 +1,57 @@
-"""Turn extracted statements into memories: redacted, filed with session,
-project, kind, source and their order in the session (`seq`, counted from
-`first_seq`), with salience from four dimensions (novelty, relevance, emotion,
-prediction error; memory/lifecycle/salience.py). The judge of
-memory/consolidation/statement.py decides against the nearest memories: a
-restatement reinforces instead; a change is written and retires what it
-changes (archive/, `superseded_by`). `statements_from` picks them with
-the shipped classifier over the service's warm model, or with the rules alone.
+"""The capture pipeline, read top to bottom: what was said becomes memories in
+these steps, each one call into the one place that does it.
+
+1. transcript -> turns: the caller's adapter hands in `Said` turns in order
+   (hooks/claude_code/capture.py reads Claude Code's JSONL after its cursor);
+2. redaction: a turn the person kept out is dropped whole, every other turn and
+   the session and project are redacted (memory/encode/redact.py);
+3. statements: each turn cut to what could be stored (extract.statements_of);
+4. durable judgement: the classifier or the rules keep the lasting ones
+   (extract.durable); an injected `Extract` (an LLM) may do 3 and 4 instead;
+5. change or restatement: each statement judged against its nearest memories
+   (memory/consolidation/statement.py), its salience from four dimensions;
+6. write: a restatement reinforces; anything else becomes an episodic memory
+   (encoding.jot) and retires the memories it changes (statement.retire);
+7. index and link: the written files go through the one path every memory
+   enters by (`on_files_changed`: index, file, link), inside jot and retire;
+8. the day's note gets one entry (vault/daily.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from indexer.index import Filters
 from memory.consolidation.interference import updates_of_text
-from memory.consolidation.statement import judge_statement, retire
+from memory.consolidation.statement import Verdict, judge_statement, retire
 from memory.context import ServiceContext
 from memory.encode.encoding import jot
-from memory.encode.extract import RuleScorer, Scorer, Statement, extract
+from memory.encode.extract import RuleScorer, Scorer, Statement, durable, statements_of
 from memory.encode.redact import redact
+from memory.encode.turn_text import opted_out
 from memory.lifecycle.reinforcement import reinforce
 from memory.lifecycle.salience import combine, dimensions, learned_weights
 from vault.clock import format_time, parse_time
+from vault.daily import append_daily
 
 NEIGHBOURS = 10  # active memories a statement is compared with (duplicates, salience)
 ASSISTANT_SALIENCE = 0.7  # what the assistant said weighs less than what the person said
+MIN_CHARS = 10  # a shorter statement is not worth a memory
+
+# An extractor that does steps 3 and 4 at once from (role, redacted text) turns
+# (hooks/claude_code/llm_extract.py wraps `claude -p`); None: it failed, the rules decide.
+Extract = Callable[[list[tuple[str, str]]], "list[Statement] | None"]
+
+
+@dataclass(frozen=True)
+class Said:
+    """One turn of a conversation, as said."""
+
+    role: str  # user | assistant
+    text: str
+    at: str = ""  # when (the transcript's ISO timestamp), if known
 
 
 @dataclass
@@ -41,6 +67,56 @@ class CaptureReport:
         return len(self.created) + len(self.reinforced)
 
 
+def capture_conversation(
+    service: ServiceContext,
+    turns: list[Said],
+    session: str = "",
+    project: str = "",
+    first_seq: int = 1,
+    extract_with: Extract | None = None,
+    source: str = "transcript",
+) -> CaptureReport:
+    """Steps 2 to 8 for `turns` (step 1 is the caller's); `first_seq` numbers the
+    first new memory in the session's order (across captures of one transcript)."""
+    said = redacted(turns)
+    session, project = redact(session), redact(project)
+    statements = durable_statements(service, said, extract_with)
+    report = capture(service, statements, session, project, source, first_seq)
+    if report.total:
+        note_in_daily(service, session, project, report)
+    return report
+
+
+def redacted(turns: list[Said]) -> list[Said]:
+    """Step 2. An opted-out turn is emptied whole (checked on the raw text, before
+    redaction removes its <private> tags), so the turns keep their positions."""
+    return [Said(t.role, "" if opted_out(t.text) else redact(t.text), t.at) for t in turns]
+
+
+def durable_statements(
+    service: ServiceContext, said: list[Said], extract_with: Extract | None = None
+) -> list[Statement]:
+    """Steps 3 and 4: the injected extractor when given (the rules when it fails),
+    else the statements the shipped classifier or the rules keep."""
+    pairs = [(t.role, t.text) for t in said]
+    if pairs and extract_with is not None:
+        found = extract_with(pairs)
+        if found is not None:
+            return found
+    return statements_from(service, pairs, [t.at for t in said])
+
+
+def statements_from(
+    service: ServiceContext,
+    turns: list[tuple[str, str]],
+    stamps: list[str] | None = None,
+    scorer: Scorer | None = None,
+) -> list[Statement]:
+    """Steps 3 and 4 by our own rules: the durable statements of (role, redacted
+    text) `turns`, judged by `scorer` or by capture_scorer(service)."""
+    return durable(statements_of(turns, stamps), scorer or capture_scorer(service))
+
+
 def capture_scorer(service: ServiceContext) -> Scorer:
     """The shipped classifier over the service's embedder where the model is in
     use anyway (the daemon, `vault capture`), else the rules: capture never loads
@@ -54,17 +130,6 @@ def capture_scorer(service: ServiceContext) -> Scorer:
     return EmbeddingScorer(classifier, embedder)
 
 
-def statements_from(
-    service: ServiceContext,
-    turns: list[tuple[str, str]],
-    stamps: list[str] | None = None,
-    scorer: Scorer | None = None,
-) -> list[Statement]:
-    """The durable statements of (role, text) `turns`, scored by `scorer` or by
-    capture_scorer(service)."""
-    return extract(turns, stamps, scorer or capture_scorer(service))
-
-
 def capture(
     service: ServiceContext,
     statements: list[Statement],
@@ -73,15 +138,17 @@ def capture(
     source: str = "transcript",
     first_seq: int = 1,
 ) -> CaptureReport:
+    """Steps 5 to 7 for each statement in turn (a later one is judged against the
+    memories an earlier one wrote)."""
     report = CaptureReport(next_seq=max(1, first_seq))
     weights = learned_weights(service.vault)
     for statement in statements:
-        text = redact(statement.text).strip()
-        if len(text) < 10:
+        text = statement.text.strip()
+        if len(text) < MIN_CHARS:
             continue
-        candidates = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=False))
         created = _when(statement.at)
         stamp = format_time(created or service.clock())
+        candidates = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=False))
         verdict = judge_statement(service, text, project, statement.kind, stamp, candidates)
         if verdict.restates is not None:
             reinforce(service, verdict.restates)
@@ -102,13 +169,31 @@ def capture(
             salience=round(combine(dims, weights) * role, 3),
             salience_dims=dims,
         )
+        _retire_changed(service, verdict, record.id, report)
         report.created.append(record.id)
         report.texts.append(text)
         report.next_seq += 1
-        for older, _ in verdict.changes:
-            retire(service, older, record.id)
-            report.superseded.append(older)
     return report
+
+
+def _retire_changed(
+    service: ServiceContext, verdict: Verdict, newer: str, report: CaptureReport
+) -> None:
+    for older, _ in verdict.changes:
+        retire(service, older, newer)
+        report.superseded.append(older)
+
+
+def note_in_daily(
+    service: ServiceContext, session: str, project: str, report: CaptureReport
+) -> None:
+    """Step 8: one entry in today's daily note (appended, never a rewrite)."""
+    now = service.clock()
+    where = f" in {project}" if project else ""
+    lines = [f"## {now:%H:%M} session {session[:8]}{where}"]
+    lines.append(f"- captured {len(report.created)} new, reinforced {len(report.reinforced)}")
+    lines += [f"- {' '.join(text.split())[:160]}" for text in report.texts[:5]]
+    append_daily(service.vault, now, redact("\n".join(lines)))
 
 
 def _when(stamp: str) -> datetime | None:

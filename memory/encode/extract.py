@@ -1,8 +1,10 @@
-"""Pick durable statements out of conversation turns, without an LLM: a person's
-turn is prepared (memory/encode/turn_text.py), scored (classifier or rules) and kept at
-the scorer's threshold, or always with an explicit cue; one-off commands at its
-ends are cut off. From the assistant only explicit decisions and summaries.
-Pure: no I/O."""
+"""Pick durable statements out of conversation turns, without an LLM, in two
+steps of the capture pipeline (memory/encode/capture.py): `statements_of` cuts
+each person's turn (prepared by memory/encode/turn_text.py) to its lasting part,
+one-off commands at its ends cut off, and takes from the assistant only explicit
+decisions and summaries; `durable` is the judgement: the scorer (classifier or
+rules) keeps a person's statement at its threshold, or always with an explicit
+cue. `extract` is the two in a row. Pure: no I/O."""
 
 from __future__ import annotations
 
@@ -139,29 +141,54 @@ def _usable(text: str) -> bool:
     return sum(c.isalpha() for c in stripped) >= 0.5 * len(stripped)
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """A statement before the durable judgement, with the turn it was cut from
+    (None: the assistant's, which the rules of `from_assistant` kept already)."""
+
+    statement: Statement
+    turn: PreparedTurn | None
+
+
+def statements_of(turns: list[tuple[str, str]], stamps: list[str] | None = None) -> list[Candidate]:
+    """The statements `turns` ((role, text) pairs in order, `stamps` their times if
+    known) could be stored as, in order: a person's turn cut to its lasting part,
+    the assistant's explicit decisions and summaries."""
+    found = []
+    for number, (role, text) in enumerate(turns):
+        at = stamps[number] if stamps and number < len(stamps) else ""
+        if role != "user":
+            found += [Candidate(replace(s, at=at, turn=number), None) for s in from_assistant(text)]
+            continue
+        turn = prepare(text)
+        durable = durable_part(turn) if turn is not None else ""
+        if turn is not None and len(durable) >= MIN_STORED_CHARS:
+            found.append(Candidate(Statement(durable, kind_of(durable), "user", at, number), turn))
+    return found
+
+
+def durable(candidates: list[Candidate], scorer: Scorer | None = None) -> list[Statement]:
+    """The durable judgement: the person's statements their turn's score keeps
+    (`scorer`, the rules by default, all turns in one batch), the assistant's as
+    they are; the same text twice is kept once."""
+    scorer = scorer or RuleScorer()
+    persons = [c.turn for c in candidates if c.turn is not None]
+    scores = iter(scorer(persons) if persons else [])
+    seen: set[str] = set()
+    kept = []
+    for candidate in candidates:
+        turn = candidate.turn
+        if turn is not None and not _keeps(turn, next(scores), scorer.threshold):
+            continue
+        key = candidate.statement.text.lower()
+        if key not in seen:
+            seen.add(key)
+            kept.append(candidate.statement)
+    return kept
+
+
 def extract(
     turns: list[tuple[str, str]], stamps: list[str] | None = None, scorer: Scorer | None = None
 ) -> list[Statement]:
-    """`turns` are (role, text) pairs in order, `stamps` their times if known;
-    the person's turns are scored in one batch (`scorer`, the rules by default);
-    duplicates are dropped."""
-    scorer = scorer or RuleScorer()
-    prepared = {i: prepare(text) for i, (role, text) in enumerate(turns) if role == "user"}
-    candidates = [(i, turn) for i, turn in prepared.items() if turn is not None]
-    scores = dict(zip([i for i, _ in candidates], scorer([t for _, t in candidates]), strict=True))
-    seen: set[str] = set()
-    statements = []
-    for number, (role, text) in enumerate(turns):
-        found = from_assistant(text) if role != "user" else []
-        turn = prepared.get(number)
-        if turn is not None and _keeps(turn, scores[number], scorer.threshold):
-            durable = durable_part(turn)
-            if len(durable) >= MIN_STORED_CHARS:
-                found = [Statement(durable, kind_of(durable), "user")]
-        at = stamps[number] if stamps and number < len(stamps) else ""
-        for statement in found:
-            key = statement.text.lower()
-            if key not in seen:
-                seen.add(key)
-                statements.append(replace(statement, at=at, turn=number))
-    return statements
+    """`statements_of` then `durable`: the durable statements of `turns`."""
+    return durable(statements_of(turns, stamps), scorer)
