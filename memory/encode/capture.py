@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from indexer.index import Filters
+from indexer.filters import Filters
 from memory.consolidation.interference import updates_of_text
 from memory.consolidation.statement import judge_statement, retire
 from memory.context import ServiceContext
@@ -23,6 +23,7 @@ from memory.encode.redact import redact
 from memory.lifecycle.reinforcement import reinforce
 from memory.lifecycle.salience import combine, dimensions, learned_weights
 from vault.clock import format_time, parse_time
+from vault.indexed_folders import is_document_path
 
 NEIGHBOURS = 10  # active memories a statement is compared with (duplicates, salience)
 ASSISTANT_SALIENCE = 0.7  # what the assistant said weighs less than what the person said
@@ -79,7 +80,9 @@ def capture(
         text = redact(statement.text).strip()
         if len(text) < 10:
             continue
-        candidates = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=False))
+        found = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=False))
+        # a folder document is never restated (reinforced) or superseded (written)
+        candidates = [c for c in found if not is_document_path(c.row.path)]
         created = _when(statement.at)
         stamp = format_time(created or service.clock())
         verdict = judge_statement(service, text, project, statement.kind, stamp, candidates)
