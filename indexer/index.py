@@ -76,6 +76,9 @@ class VaultIndex:
             vault.index_dir, self.embedder.name, lambda: self.embedder.dimension, self._notice
         )
         self._rebuilding = threading.Lock()
+        for root in self.folders.roots:
+            if not root.is_dir():
+                self._notice(f"index_paths: {root} is not a folder; nothing is indexed from it")
 
     @property
     def catalog_path(self) -> Path:
