@@ -242,6 +242,11 @@ class Catalog:
             found.update((r.id, r) for r in self._select(f"WHERE id IN ({marks})", part))
         return found
 
+    def document_ids(self) -> set[str]:
+        """The folder documents indexed in place (keyed by absolute path)."""
+        sql = "SELECT id FROM memories WHERE substr(path, 1, 1) = '/'"  # is_document_path
+        return {str(r[0]) for r in self.db.execute(sql)}
+
     def labelled_rows(self) -> list[ManifestRow]:
         """Memories whose topic a person chose (not `filed: auto`), by id."""
         return list(self._select("WHERE topic != '' AND filed != ? ORDER BY id", (FILED_AUTO,)))

@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexer.catalog import Catalog, ManifestRow
+from indexer.documents import changed_documents
 from indexer.embedder import Embedder, serving_embedder
 from indexer.errors import IndexBusyError
+from indexer.filters import Filters
 from indexer.folder_scan import (
     FULL_EVERY,
     FolderState,
@@ -36,38 +38,13 @@ from indexer.staging import stage_embeddings
 from indexer.sync import Progress, Syncer, SyncReport, changed_paths
 from indexer.vector_ids import vector_id
 from vault.config import Settings
+from vault.indexed_folders import IndexedFolders, is_document_path
 from vault.layout import Vault
 
 if TYPE_CHECKING:
     import numpy as np
 log = logging.getLogger(__name__)
 RESUME_SLICE = 20_000  # files reconciled and published at a time by a big sync
-
-
-@dataclass(frozen=True)
-class Filters:
-    archived: bool | None = False
-    project: str | None = None
-    topic: str | None = None
-    tier: str | None = None
-    tags: tuple[str, ...] = ()
-    kind: str | None = None
-
-    @property
-    def narrows(self) -> bool:
-        return self.archived is not False or bool(
-            self.project or self.topic or self.tier or self.tags or self.kind
-        )
-
-    def admits(self, row: ManifestRow) -> bool:
-        return (
-            (self.archived is None or row.archived == self.archived)
-            and (self.project is None or row.project == self.project)
-            and (self.topic is None or row.topic == self.topic)
-            and (self.tier is None or row.tier == self.tier)
-            and all(tag in row.tags for tag in self.tags)
-            and (self.kind is None or row.kind == self.kind)
-        )
 
 
 @dataclass(frozen=True)
@@ -94,10 +71,14 @@ class VaultIndex:
             settings.vector_weight, settings.keyword_weight, settings.bm25_saturation
         )
         self.events = IndexEvents()
+        self.folders = IndexedFolders.from_settings(settings, vault.root)
         self.published = PublishedIndex(
             vault.index_dir, self.embedder.name, lambda: self.embedder.dimension, self._notice
         )
         self._rebuilding = threading.Lock()
+        for root in self.folders.roots:
+            if not root.is_dir():
+                self._notice(f"index_paths: {root} is not a folder; nothing is indexed from it")
 
     @property
     def catalog_path(self) -> Path:
@@ -123,6 +104,7 @@ class VaultIndex:
             embedder or self.embedder,
             self.settings.chunk_words,
             self.settings.chunk_overlap,
+            self.folders,
         )
 
     def sync(
@@ -174,7 +156,7 @@ class VaultIndex:
             try:
                 with self.published.writing(wait=False) as snapshot:
                     pending.unlink(missing_ok=True)
-                    paths = changed_paths(self.vault, snapshot.catalog)
+                    paths = changed_paths(self.vault, snapshot.catalog, self.folders)
                     embed = allow_embed or snapshot.rebuilding
                     report = self._syncer(snapshot).apply(paths, embed)
             except IndexBusyError:
@@ -204,14 +186,16 @@ class VaultIndex:
     ) -> tuple[list[Path], FolderState | None]:
         """Paths to reconcile, and (quick syncs) the folder state to record after."""
         if not quick:
-            return changed_paths(self.vault, snapshot.catalog), None
+            return changed_paths(self.vault, snapshot.catalog, self.folders), None
         started = time.time_ns()
         state = FolderState.load(self.vault.index_dir)
         mark = catalog_mark(snapshot.catalog)
         if state is not None and not snapshot.rebuilding and state.usable(now, mark, FULL_EVERY):
             paths, folders = quick_changed_paths(self.vault, snapshot.catalog, state, started)
+            # documents are compared by stat every time: 10,000 take ~0.1 s (README)
+            paths += changed_documents(snapshot.catalog, self.folders)
             return paths, FolderState(state.full_scan_at, mark, folders)
-        paths = changed_paths(self.vault, snapshot.catalog)
+        paths = changed_paths(self.vault, snapshot.catalog, self.folders)
         return paths, FolderState(now, mark, all_folders(self.vault, started))
 
     def apply(self, paths: Iterable[Path], allow_embed: bool = True) -> SyncReport:
@@ -219,13 +203,13 @@ class VaultIndex:
         with self.published.writing() as snapshot:
             syncer = self._syncer(snapshot)
             if snapshot.rebuilding:  # the index had to be rebuilt: every file, with vectors
-                return syncer.apply(changed_paths(self.vault, snapshot.catalog))
+                return syncer.apply(changed_paths(self.vault, snapshot.catalog, self.folders))
             return syncer.apply(list(paths), allow_embed=allow_embed)
 
     def check(self) -> SyncReport:
         """What a sync would do; changes nothing (a stale index is a notice)."""
         with self.published.reading() as snapshot:
-            paths = changed_paths(self.vault, snapshot.catalog)
+            paths = changed_paths(self.vault, snapshot.catalog, self.folders)
             return self._syncer(snapshot).apply(paths, dry_run=True)
 
     def rebuild(
@@ -243,16 +227,18 @@ class VaultIndex:
             chunking = (self.settings.chunk_words, self.settings.chunk_overlap)
             staged = stage_embeddings(self.vault, self.embedder, chunking, turn, progress)
             with turn, self.published.writing(rebuild=True) as snapshot:
-                paths = changed_paths(self.vault, snapshot.catalog)
+                paths = changed_paths(self.vault, snapshot.catalog, self.folders)
                 return self._syncer(snapshot, staged).apply(paths)
         finally:
             self._rebuilding.release()
 
     # Reads ---------------------------------------------------------------
 
-    def rows(self, archived: bool | None = None) -> list[ManifestRow]:
+    def rows(self, archived: bool | None = None, documents: bool = False) -> list[ManifestRow]:
+        """The memories' rows; folder documents (never to be written) only if asked."""
         with self.published.catalog_only() as catalog:
-            return catalog.rows(archived)
+            found = catalog.rows(archived)
+        return found if documents else [r for r in found if not is_document_path(r.path)]
 
     def row(self, memory_id: str) -> ManifestRow | None:
         with self.published.catalog_only() as catalog:
@@ -340,11 +326,15 @@ class VaultIndex:
         bar: float,
         allowed: set[str] | None = None,
     ) -> dict[str, list[tuple[str, float]]]:
-        """Each memory's nearest other memories by cosine (every memory when None)."""
+        """Each memory's nearest other memories by cosine (every memory when None);
+        never a folder document (links are written into both ends)."""
         from indexer.neighbours import nearest_memories
 
         with self.published.reading() as snapshot:
-            return nearest_memories(snapshot.vectors, snapshot.catalog, memory_ids, k, bar, allowed)
+            catalog, documents = snapshot.catalog, snapshot.catalog.document_ids()
+            return nearest_memories(
+                snapshot.vectors, catalog, memory_ids, k, bar, allowed, documents
+            )
 
     def memory_vectors(self, memory_ids: Iterable[str]) -> dict[str, np.ndarray]:
         """The stored vector of each memory's first chunk (memories without
@@ -366,6 +356,7 @@ class VaultIndex:
             catalog = snapshot.catalog
             return {
                 **catalog.counts(),
+                "documents": len(catalog.document_ids()),
                 "vectors": snapshot.vectors.count,
                 "model": catalog.get_meta("model"),
                 "dimension": int(catalog.get_meta("dimension") or 0),

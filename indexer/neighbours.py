@@ -23,15 +23,16 @@ def nearest_memories(
     k: int,
     bar: float,
     allowed: set[str] | None = None,
+    exclude: frozenset[str] | set[str] = frozenset(),
 ) -> Neighbours:
     """For each memory (every memory when `memory_ids` is None): up to `k`
     other memories with cosine >= `bar`, best first. `allowed` limits which
-    memories may be neighbours."""
+    memories may be neighbours; those in `exclude` neither have nor are any."""
     owner = catalog.all_chunks()
     if memory_ids is None:
-        queries = owner
+        queries = {v: m for v, m in owner.items() if m not in exclude}
     else:
-        wanted = set(memory_ids)
+        wanted = set(memory_ids) - exclude
         queries = {v: m for v, m in owner.items() if m in wanted}
     found: dict[str, dict[str, float]] = {m: {} for m in queries.values()}
     if not queries or k <= 0 or vectors.count == 0:  # no vectors: a stale index
@@ -47,7 +48,7 @@ def nearest_memories(
             best = found[source]
             for other_vec, score in zip(ids[row].tolist(), scores[row].tolist(), strict=True):
                 other = owner.get(other_vec)
-                if other is None or other == source or score < bar:
+                if other is None or other == source or score < bar or other in exclude:
                     continue
                 if allowed is not None and other not in allowed:
                     continue

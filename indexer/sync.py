@@ -3,7 +3,10 @@
 `changed_paths` finds what differs by stat alone (unchanged files are never
 read). `apply` reconciles paths: a new or edited body is embedded, a
 frontmatter-only change updates the manifest, a move keeps its vectors, a
-missing file is removed, a broken file is recorded as a problem.
+missing file is removed, a broken file is recorded as a problem. Documents of
+the folders indexed in place (vault/indexed_folders.py) are reconciled the same
+way under their absolute path, and leave the index when they no longer belong
+to a configured folder; they are only ever read.
 """
 
 from __future__ import annotations
@@ -17,11 +20,20 @@ from typing import TYPE_CHECKING
 
 from indexer.catalog import Catalog, ManifestRow
 from indexer.chunking import chunk_words
+from indexer.documents import Pending, changed_documents, document_row, vault_keys
 from indexer.embedder import Embedder
 from indexer.session_context import refresh_sessions
 from indexer.vector_ids import vector_id
 from vault.clock import format_time
 from vault.errors import BrokenFileError, MemoryNotFoundError
+from vault.indexed_folders import (
+    FOLDER_SOURCE,
+    DocumentError,
+    IndexedFolders,
+    is_document_path,
+    path_key,
+    read_document,
+)
 from vault.layout import Vault
 from vault.links import link_targets
 from vault.schema import MemoryRecord
@@ -42,16 +54,22 @@ class SyncReport:
     removed: list[str] = field(default_factory=list)
     deferred: list[str] = field(default_factory=list)
     problems: list[tuple[str, str]] = field(default_factory=list)
+    documents: list[str] = field(default_factory=list)  # folder documents (re-)embedded
 
     @property
     def changed(self) -> int:
         return sum(
-            len(x) for x in (self.added, self.reembedded, self.metadata, self.moved, self.removed)
-        )
+            len(x)
+            for x in (
+                self.added, self.reembedded, self.metadata, self.moved, self.removed,
+                self.documents,
+            )
+        )  # fmt: skip
 
     def absorb(self, other: SyncReport) -> None:
         """Add what a later slice of the same sync did."""
-        for name in ("added", "reembedded", "metadata", "moved", "removed", "deferred"):
+        names = ("added", "reembedded", "metadata", "moved", "removed", "deferred", "documents")
+        for name in names:
             getattr(self, name).extend(getattr(other, name))
         self.problems.extend(other.problems)
 
@@ -63,6 +81,8 @@ class SyncReport:
             f"{len(self.moved)} moved",
             f"{len(self.removed)} removed",
         ]
+        if self.documents:
+            parts.append(f"{len(self.documents)} folder documents indexed")
         if self.problems:
             parts.append(f"{len(self.problems)} with problems")
         if self.deferred:
@@ -74,10 +94,13 @@ def body_hash(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-def changed_paths(vault: Vault, catalog: Catalog) -> list[Path]:
-    """Paths whose (mtime_ns, size) differ from the manifest, plus vanished ones."""
-    known = catalog.stats_by_path()
-    known_problems = catalog.problem_stats()
+def changed_paths(
+    vault: Vault, catalog: Catalog, folders: IndexedFolders | None = None
+) -> list[Path]:
+    """Paths whose (mtime_ns, size) differ from the manifest, plus vanished ones;
+    with `folders`, their documents too (changed_documents)."""
+    known = vault_keys(catalog.stats_by_path())
+    known_problems = vault_keys(catalog.problem_stats())
     changed: list[Path] = []
     seen: set[str] = set()
     root = str(vault.root) + os.sep
@@ -93,7 +116,7 @@ def changed_paths(vault: Vault, catalog: Catalog) -> list[Path]:
             changed.append(path)
     for relative in (set(known) | set(known_problems)) - seen:
         changed.append(vault.root / relative)
-    return changed
+    return changed + changed_documents(catalog, folders)
 
 
 class Syncer:
@@ -108,8 +131,10 @@ class Syncer:
         embedder: Embedder,
         chunk_size: int = 400,
         chunk_overlap: int = 80,
+        folders: IndexedFolders | None = None,
     ) -> None:
         self.vault = vault
+        self.folders = folders
         self.store = MemoryStore(vault)
         self.catalog = catalog
         self.vectors = vectors
@@ -128,33 +153,83 @@ class Syncer:
         report = SyncReport()
         self.sessions.clear()
         unique = list(dict.fromkeys(paths))
-        present = [p for p in unique if p.is_file()]
-        missing = [p for p in unique if not p.is_file()]
-        missing_relative = {self.vault.relative(p) for p in missing}
-        to_embed: list[tuple[MemoryRecord, ManifestRow, bool]] = []
+        present = [p for p in unique if self._present(p)]
+        missing = [p for p in unique if not self._present(p)]
+        missing_relative = {self._key(p) for p in missing}
+        to_embed: list[Pending] = []
         for path in present:
-            self._reconcile_present(path, missing_relative, report, to_embed, dry_run)
+            if self._in_vault(path):
+                self._reconcile_present(path, missing_relative, report, to_embed, dry_run)
+            else:
+                self._reconcile_document(path, report, to_embed, dry_run)
         for path in missing:
             self._reconcile_missing(path, report, dry_run)
         if to_embed and allow_embed and not dry_run:
             self._embed(to_embed, progress)
         if not dry_run:
             refresh_sessions(self.catalog, self.sessions)
-        for record, _, is_new in to_embed:
+        for record, row, is_new in to_embed:
             if not allow_embed:
                 report.deferred.append(record.id)
+            elif row.source == FOLDER_SOURCE and is_document_path(row.path):
+                report.documents.append(record.id)
             elif is_new:
                 report.added.append(record.id)
             else:
                 report.reembedded.append(record.id)
         return report
 
+    def _in_vault(self, path: Path) -> bool:
+        return path.is_relative_to(self.vault.root)
+
+    def _key(self, path: Path) -> str:
+        """The catalog's name for a path: vault-relative, or a document's absolute one."""
+        return self.vault.relative(path) if self._in_vault(path) else path_key(path)
+
+    def _present(self, path: Path) -> bool:
+        """A memory file, or a document of a configured folder (never a link);
+        anything else is reconciled as gone."""
+        if self._in_vault(path):
+            return path.is_file()
+        if self.folders is None or not self.folders.admits(path):
+            return False
+        return os.path.isfile(path) and not os.path.islink(path)
+
+    def _reconcile_document(
+        self, path: Path, report: SyncReport, to_embed: list[Pending], dry_run: bool
+    ) -> None:
+        """A document of an indexed folder: read (never written), embedded when its
+        text changed; an unreadable one is a problem, reported once per change."""
+        key = path_key(path)
+        stat = os.stat(path, follow_symlinks=False)
+        existing = self.catalog.row_by_path(key)
+        if existing and (existing.mtime_ns, existing.size) == (stat.st_mtime_ns, stat.st_size):
+            return
+        try:
+            document = read_document(path)
+        except DocumentError as exc:
+            report.problems.append((key, str(exc)))
+            if not dry_run:
+                self.catalog.set_problem(key, stat.st_mtime_ns, stat.st_size, str(exc))
+                if existing:
+                    self.vectors.remove(self.catalog.delete(existing.id))
+            return
+        if not dry_run:
+            self.catalog.clear_problem(key)
+        row = document_row(document, key, stat, body_hash(document.body))
+        if existing is not None and existing.body_hash == row.body_hash:
+            report.metadata.append(document.id)  # touched, same text: no embedding
+            if not dry_run:
+                self.catalog.upsert_row(row)
+            return
+        to_embed.append((document, row, existing is None))
+
     def _reconcile_present(
         self,
         path: Path,
         missing_relative: set[str],
         report: SyncReport,
-        to_embed: list[tuple[MemoryRecord, ManifestRow, bool]],
+        to_embed: list[Pending],
         dry_run: bool,
     ) -> None:
         relative = self.vault.relative(path)
@@ -205,7 +280,7 @@ class Syncer:
         to_embed.append((record, row, by_id is None))
 
     def _reconcile_missing(self, path: Path, report: SyncReport, dry_run: bool) -> None:
-        relative = self.vault.relative(path)
+        relative = self._key(path)
         if not dry_run:
             self.catalog.clear_problem(relative)
         row = self.catalog.row_by_path(relative)
@@ -216,9 +291,7 @@ class Syncer:
         if not dry_run:
             self.vectors.remove(self.catalog.delete(row.id))
 
-    def _embed(
-        self, items: list[tuple[MemoryRecord, ManifestRow, bool]], progress: Progress | None
-    ) -> None:
+    def _embed(self, items: list[Pending], progress: Progress | None) -> None:
         batch = 1024
         for start in range(0, len(items), batch):
             part = items[start : start + batch]

@@ -2,7 +2,8 @@
 
 This module decides only *which paths changed*; `VaultIndex.apply` does the
 work. Folders `.index/` and `.state/`, hidden files, and editors' temp and swap
-files are ignored. A folder moved or deleted asks for a full delta sync. When
+files are ignored. The folders indexed in place are watched too, for their
+documents only. A folder moved or deleted asks for a full delta sync. When
 the system's inotify limits are reached, it polls instead, with one notice.
 """
 
@@ -21,6 +22,7 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
+from vault.indexed_folders import IndexedFolders
 from vault.layout import Vault
 
 log = logging.getLogger(__name__)
@@ -49,7 +51,9 @@ def is_relevant(vault: Vault, path: Path) -> bool:
     return name.endswith(".md") and not name.endswith(_TEMP_SUFFIXES)
 
 
-def event_changes(vault: Vault, event: FileSystemEvent) -> Changes:
+def event_changes(
+    vault: Vault, event: FileSystemEvent, folders: IndexedFolders | None = None
+) -> Changes:
     paths = [Path(str(event.src_path))]
     dest = getattr(event, "dest_path", "")
     if dest:
@@ -58,12 +62,18 @@ def event_changes(vault: Vault, event: FileSystemEvent) -> Changes:
         needs = event.event_type in ("moved", "deleted") and any(
             p == vault.memories_dir or vault.memories_dir in p.parents
             or p == vault.archive_dir or vault.archive_dir in p.parents
+            or (folders is not None and folders.root_of(p) is not None)
             for p in paths
         )  # fmt: skip
         return Changes((), rescan=needs)
     if event.event_type in ("opened", "closed_no_write"):
         return Changes(())
-    return Changes(tuple(p for p in paths if is_relevant(vault, p)))
+    return Changes(
+        tuple(
+            p for p in paths
+            if is_relevant(vault, p) or (folders is not None and folders.admits(p))
+        )
+    )  # fmt: skip
 
 
 class Debouncer:
@@ -95,17 +105,19 @@ class Debouncer:
 
 
 class _Handler(FileSystemEventHandler):
-    def __init__(self, vault: Vault, debouncer: Debouncer) -> None:
+    def __init__(self, vault: Vault, debouncer: Debouncer, folders: IndexedFolders | None) -> None:
         self.vault = vault
         self.debouncer = debouncer
+        self.folders = folders
 
     def on_any_event(self, event: FileSystemEvent) -> None:
-        self.debouncer.add(event_changes(self.vault, event))
+        self.debouncer.add(event_changes(self.vault, event, self.folders))
 
 
 class VaultWatcher:
-    """A watchdog observer over memories/ and archive/ feeding `on_changes`;
-    `polling` is True once the inotify limits made it fall back to polling."""
+    """A watchdog observer over memories/, archive/ and the folders indexed in
+    place, feeding `on_changes`; `polling` is True once the inotify limits made it
+    fall back to polling."""
 
     def __init__(
         self,
@@ -115,8 +127,10 @@ class VaultWatcher:
         observer: Callable[[], BaseObserver] = Observer,
         notice: Callable[[str], None] = log.warning,
         poll_seconds: float = POLL_SECONDS,
+        folders: IndexedFolders | None = None,
     ) -> None:
         self.vault = vault
+        self.folders = folders
         self.on_changes = on_changes
         self.debouncer = Debouncer(quiet)
         self._observer = observer()
@@ -127,7 +141,7 @@ class VaultWatcher:
         self._thread = threading.Thread(target=self._pump, name="vault-watch", daemon=True)
 
     def start(self) -> None:
-        handler = _Handler(self.vault, self.debouncer)
+        handler = _Handler(self.vault, self.debouncer, self.folders)
         try:
             self._watch(handler)
         except OSError as exc:
@@ -146,6 +160,8 @@ class VaultWatcher:
     def _watch(self, handler: _Handler) -> None:
         for folder in (self.vault.memories_dir, self.vault.archive_dir):
             folder.mkdir(parents=True, exist_ok=True)
+            self._observer.schedule(handler, str(folder), recursive=True)
+        for folder in self.folders.watched() if self.folders else ():
             self._observer.schedule(handler, str(folder), recursive=True)
         self._observer.start()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from vault.indexed_folders import is_document_path
 from vault.schema import DEFAULT_CONFIDENCE, MemoryRecord
 
 
@@ -34,6 +35,14 @@ class Hit:
     reinforced: bool = False
     via: str = ""  # see-also: the hit that brought this memory in
     confidence: float = DEFAULT_CONFIDENCE  # from validation (0.3-0.9)
+    source: str = ""  # jot, transcript, ... or `folder` for a document indexed in place
+    category: str = ""  # by the category_rules ("" when none matches)
+
+    @property
+    def document(self) -> bool:
+        """A document of a folder indexed in place (its path is absolute): read,
+        never written, so no lifecycle step touches it."""
+        return is_document_path(self.path)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hit:

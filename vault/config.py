@@ -186,6 +186,41 @@ class Settings:
     chunk_overlap: int = declare(
         "index", 80, "words shared by neighbouring chunks", low=0, high=5000, per_call=False
     )
+    # [folders]
+    index_paths: tuple[str, ...] = declare(
+        "folders",
+        (),
+        "folders indexed in place (read, never written); ~ is expanded",
+        per_call=False,
+    )
+    index_extensions: tuple[str, ...] = declare(
+        "folders",
+        (".md", ".markdown", ".txt", ".rst"),
+        "file endings indexed in those folders",
+        per_call=False,
+    )
+    index_max_depth: int = declare(
+        "folders",
+        3,
+        "folder levels below each one looked into; 0 = its own files only",
+        low=0,
+        high=64,
+        per_call=False,
+    )
+    index_skip_dirs: tuple[str, ...] = declare(
+        "folders",
+        (".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox",
+         ".mypy_cache", ".pytest_cache", "build", "dist", ".obsidian", ".trash"),
+        "folder names never looked into (hidden folders never are either)",
+        per_call=False,
+    )  # fmt: skip
+    # [categories]
+    categories: tuple[str, ...] = declare(
+        "categories", (), "category names `recall -c` accepts besides those in category_rules"
+    )
+    category_rules: tuple[str, ...] = declare(
+        "categories", (), "glob=category: memories by vault path, folder files by full path"
+    )
     # [daemon]
     daemon_idle_seconds: int = declare(
         "daemon", 28800, "the warm daemon exits after this long unused", low=1, per_call=False

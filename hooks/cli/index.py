@@ -65,5 +65,5 @@ def reindex(context: Context, full: bool, check: bool, stats: bool, as_json: boo
 
 def _counts(report: SyncReport) -> dict[str, int]:
     """The would-be changes by kind, as numbers (the JSON of --check)."""
-    kinds = ("added", "reembedded", "metadata", "moved", "removed")
+    kinds = ("added", "reembedded", "metadata", "moved", "removed", "documents")
     return {name: len(getattr(report, name)) for name in kinds}

@@ -25,6 +25,8 @@ from memory.results import Associative, Hit
 @click.option("--kind", default=None, help="Only memories of this kind (decision, preference...).")
 @click.option("--topic", default=None, help="Only memories of this topic.")
 @click.option("--project", "project_filter", default=None, help="Only this project's memories.")
+@click.option("-c", "--category", default=None,
+              help="Only this category (set by category_rules in config.toml).")  # fmt: skip
 @click.option("--no-decay", is_flag=True, help="Rank by similarity alone (strength ignored).")
 @click.option("--vector-only", is_flag=True, help="Similarity = cosine alone.")
 @click.option("--keyword-only", is_flag=True,
@@ -37,7 +39,8 @@ from memory.results import Associative, Hit
 @pass_context
 def recall(context: Context, query: str, limit: int, boost_project: str | None,
            topic_hint: str | None, exclude_topic: str | None, kind: str | None,
-           topic: str | None, project_filter: str | None, no_decay: bool, vector_only: bool,
+           topic: str | None, project_filter: str | None, category: str | None,
+           no_decay: bool, vector_only: bool,
            keyword_only: bool,
            associative: bool, no_reinforce: bool, explain: bool, as_json: bool,
            now: datetime | None) -> None:  # fmt: skip
@@ -53,7 +56,7 @@ def recall(context: Context, query: str, limit: int, boost_project: str | None,
     args = {"query": query, "limit": limit, "project": boost_project, "topic_hint": topic_hint,
             "exclude_topic": exclude_topic, "reinforce": not no_reinforce, "kind": kind,
             "topic": topic, "project_filter": project_filter, "no_decay": no_decay,
-            "signal": signal}  # fmt: skip
+            "signal": signal, "category": category}  # fmt: skip
     data = context.call("recall_associative" if associative else "recall", args, now)
     found = data if isinstance(data, list) else [h for tier in data.values() for h in tier]
     around = _around_only(context, query, found) if keyword_only else frozenset()

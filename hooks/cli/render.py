@@ -16,12 +16,13 @@ def hit_lines(hit: Hit, explain: bool, around: frozenset[str] = frozenset()) -> 
     said around them (their session), which the head then says."""
     via = f", see also: linked to {hit.via}" if hit.via else ""
     near = f", {AROUND}" if hit.id in around else ""
+    category = f", category {hit.category}" if hit.category else ""
     head = (
         f"{hit.id}  [{hit.tier}, {describe_age(hit.age_days)}, strength {hit.strength:.2f}, "
-        f"score {hit.score:.3f}{', reinforced' if hit.reinforced else ''}{via}{near}]"
+        f"score {hit.score:.3f}{', reinforced' if hit.reinforced else ''}{category}{via}{near}]"
     )
     body = textwrap.indent(textwrap.shorten(hit.text, 400, placeholder=" ..."), "    ")
-    lines = [head, body]
+    lines = [head, f"    from {hit.path}", body] if hit.document else [head, body]
     if explain:
         lines.append(f"    why: {hit.reason}")
     return lines
@@ -68,9 +69,11 @@ def status(result: Status) -> str:
     for label, count in result.histogram:
         lines.append(f"  {label}  {'#' * round(30 * count / widest):30} {count}")
     index = result.index
+    documents = int(index.get("documents", 0) or 0)
+    folder_part = f", {documents} folder documents" if documents else ""
     lines.append(
-        f"Index: {index.get('memories', 0)} memories, {index.get('vectors', 0)} vectors, "
-        f"model {index.get('model')}"
+        f"Index: {int(index.get('memories', 0) or 0) - documents} memories{folder_part}, "
+        f"{index.get('vectors', 0)} vectors, model {index.get('model')}"
     )
     lines += consolidation_lines(result.consolidation)
     if result.problems:

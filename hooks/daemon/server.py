@@ -118,7 +118,7 @@ class Daemon:
         report = self.service.on_files_changed()
         log.info("index synced: %s", report.summary())
         index.search("warm up", k=1)
-        self._watcher = VaultWatcher(self.vault, self._apply_changes)
+        self._watcher = VaultWatcher(self.vault, self._apply_changes, folders=index.folders or None)
         self._watcher.start()
         if self.settings.compaction_watch:  # Claude Code's transcripts, for compactions
             from hooks.claude_code.compaction import start_watch_thread

@@ -40,9 +40,11 @@ def index_check(vault: Vault, settings: Settings, embedder: Embedder) -> Check:
     finally:
         index.close()
     files = sum(1 for _ in vault.memory_files())
+    documents = int(str(stats.get("documents", 0)))
+    in_folders = f" (and {documents} documents of indexed folders)" if documents else ""
     detail = (
-        f"{stats['memories']} indexed of {files} files, generation {stats['generation']}, "
-        f"schema {schema}"
+        f"{int(str(stats['memories'])) - documents} indexed of {files} files{in_folders}, "
+        f"generation {stats['generation']}, schema {schema}"
     )
     notices = index.events.notices
     if schema != SCHEMA_VERSION or notices:

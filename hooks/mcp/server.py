@@ -25,6 +25,7 @@ from hooks.mcp.note_tools import add_note_tools
 from hooks.ops.table import EXPECTED_ERRORS, dispatch
 from memory.service import MemoryService
 from vault.config import env_overrides, load_settings
+from vault.indexed_folders import is_document_path
 from vault.layout import Vault
 
 log = logging.getLogger("memory_vault.mcp")
@@ -86,7 +87,7 @@ def _short(text: str) -> str:
 
 
 def _hit(hit: dict[str, Any], label: str) -> dict[str, Any]:
-    return {
+    shown = {
         "id": hit["id"],
         "recall": label,
         "tier": hit.get("tier"),
@@ -94,6 +95,11 @@ def _hit(hit: dict[str, Any], label: str) -> dict[str, Any]:
         "age_days": hit.get("age_days"),
         "text": _short(hit.get("text", "")),
     }
+    if hit.get("category"):
+        shown["category"] = hit["category"]
+    if is_document_path(str(hit.get("path", ""))):  # a document of a folder indexed in place
+        shown["path"] = hit["path"]
+    return shown
 
 
 def _memory(record: dict[str, Any]) -> dict[str, Any]:
@@ -133,7 +139,7 @@ def build_server(root: Path) -> MCPServer:
 def _add_recall_tools(server: MCPServer, backend: Backend) -> None:
     @server.tool()
     def recall(query: str, limit: int = 5, project: str = "", topic_hint: str = "",
-               exclude_topic: str = "") -> dict[str, Any]:  # fmt: skip
+               exclude_topic: str = "", category: str = "") -> dict[str, Any]:  # fmt: skip
         """Search the user's long-term memory before answering questions about past
         decisions, preferences, conventions or project facts. Returns `confident`
         memories (state them as facts; they are reinforced), `might_be_related`
@@ -141,10 +147,12 @@ def _add_recall_tools(server: MCPServer, backend: Backend) -> None:
         apply; call `confirm` when the user says yes) and `see_also` (memories
         linked to those; background only). Each has id, tier, strength (0-1, fades
         with disuse) and age in days. topic_hint boosts a topic; exclude_topic
-        leaves one out."""
+        leaves one out; category keeps only that category (from the user's
+        category_rules). A hit with a `path` is a document of the user's own
+        folders (read-only)."""
         args = {"query": query, "limit": min(limit, MAX_ITEMS), "project": project or None,
-                "topic_hint": topic_hint or None,
-                "exclude_topic": exclude_topic or None}  # fmt: skip
+                "topic_hint": topic_hint or None, "exclude_topic": exclude_topic or None,
+                "category": category or None}  # fmt: skip
         result = backend.call("recall_associative", args)
         return {
             "confident": [_hit(h, "confident") for h in result["confident"]],

@@ -57,6 +57,7 @@ def _options(args: Args) -> RecallOptions:
         kind=optional_text(args, "kind") or None,
         topic=optional_text(args, "topic") or None,
         project_filter=optional_text(args, "project_filter") or None,
+        category=optional_text(args, "category") or None,
     )
 
 
@@ -71,7 +72,8 @@ def _at_request_clock(service: MemoryService, now: object) -> MemoryService:
 
 
 def _promised(hit: Hit, reinforce: bool) -> Hit:
-    return replace(hit, reinforced=True) if reinforce else hit
+    """A hit as reinforced (done after the reply); a folder document never is."""
+    return replace(hit, reinforced=True) if reinforce and not hit.document else hit
 
 
 def _reinforce_later(service: MemoryService, hits: list[Hit], reinforce: bool) -> tuple[Step, ...]:

@@ -16,8 +16,9 @@ def note_later(
     service: MemoryService, hits: list[Hit], counted: bool = True
 ) -> tuple[Callable[[], object], ...]:
     """A step noting each shown memory's appearance (`--no-reinforce`, a look that
-    strengthens nothing, is not counted)."""
-    ids = [h.id for h in hits]
+    strengthens nothing, is not counted). Folder documents are not counted: no
+    lifecycle state is kept for them."""
+    ids = [h.id for h in hits if not h.document]
     return (lambda: service.note_appearances(ids),) if counted and ids else ()
 
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from indexer.index import Filters
+from indexer.filters import Filters
 from memory.consolidation.interference import updates_of_text
 from memory.consolidation.statement import Verdict, judge_statement, retire
 from memory.context import ServiceContext
@@ -35,6 +35,7 @@ from memory.lifecycle.reinforcement import reinforce
 from memory.lifecycle.salience import combine, dimensions, learned_weights
 from vault.clock import format_time, parse_time
 from vault.daily import append_daily
+from vault.indexed_folders import is_document_path
 
 NEIGHBOURS = 10  # active memories a statement is compared with (duplicates, salience)
 ASSISTANT_SALIENCE = 0.7  # what the assistant said weighs less than what the person said
@@ -148,7 +149,9 @@ def capture(
             continue
         created = _when(statement.at)
         stamp = format_time(created or service.clock())
-        candidates = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=False))
+        found = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=False))
+        # a folder document is never restated (reinforced) or superseded (written)
+        candidates = [c for c in found if not is_document_path(c.row.path)]
         verdict = judge_statement(service, text, project, statement.kind, stamp, candidates)
         if verdict.restates is not None:
             reinforce(service, verdict.restates)

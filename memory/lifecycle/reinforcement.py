@@ -14,6 +14,7 @@ from memory.decay import reinforce as grown_stability
 from memory.lifecycle.salience import record_signal
 from memory.results import Hit
 from vault.ids import validate_id
+from vault.indexed_folders import ReadOnlyDocumentError, is_document_path
 from vault.schema import MemoryRecord
 
 
@@ -34,10 +35,14 @@ def confirm_activation(service: ServiceContext, memory_id: str) -> MemoryRecord:
 
 
 def reinforce_hits(service: ServiceContext, hits: list[Hit]) -> list[Hit]:
-    """Reinforce recall hits (x1.5 each); returns them with their new stability."""
+    """Reinforce recall hits (x1.5 each); returns them with their new stability.
+    A folder document is returned as it is: it is never written."""
     done = []
     records = []
     for hit in hits:
+        if hit.document:
+            done.append(hit)
+            continue
         record = _grow(service, hit.id, service.config.reinforce_factor, "recalls")
         records.append(record)
         done.append(
@@ -51,6 +56,12 @@ def reinforce_hits(service: ServiceContext, hits: list[Hit]) -> list[Hit]:
 
 def _grow(service: ServiceContext, memory_id: str, factor: float, counter: str) -> MemoryRecord:
     now = service.clock()
+    row = service.index.row(validate_id(memory_id))
+    if row is not None and is_document_path(row.path):
+        raise ReadOnlyDocumentError(
+            f"{memory_id} is a document of a folder indexed in place ({row.path}); "
+            "documents are read, never strengthened or written"
+        )
 
     def mutate(record: MemoryRecord) -> dict[str, Any]:
         grown = grown_stability(record.stability, record.tier, factor, service.config)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from indexer.catalog import ManifestRow
-from indexer.index import Candidate, Filters
+from indexer.filters import Filters
+from indexer.index import Candidate
 from memory.context import ServiceContext
 from memory.decay import days_between
 from memory.errors import RecallError
@@ -20,6 +21,7 @@ from memory.lifecycle.reinforcement import reinforce_hits
 from memory.recall.spreading import Scored, spread
 from memory.recall.tiers import classify, recall_boost, score, why
 from memory.results import Associative, Hit
+from vault.categories import UnknownCategoryError, category_of, check_category
 from vault.clock import parse_time
 
 # A ranked candidate with the similarity that breaks ties between equal scores.
@@ -39,6 +41,7 @@ class RecallOptions:
     kind: str | None = None  # filters: only memories of this kind, topic, project
     topic: str | None = None
     project_filter: str | None = None
+    category: str | None = None  # only memories and documents of this category
 
 
 def recall(service: ServiceContext, query: str, options: RecallOptions | None = None) -> list[Hit]:
@@ -147,9 +150,17 @@ def candidates(
         raise RecallError("the query is empty")
     if opts.limit < 1:
         raise RecallError("the number of results must be at least 1")
+    if opts.category is not None:
+        settings = service.settings
+        try:
+            check_category(opts.category, settings.categories, settings.category_rules)
+        except UnknownCategoryError as exc:
+            raise RecallError(str(exc)) from None
     service.fresh()
     refresh_usage(service)
-    filters = Filters(archived, opts.project_filter, opts.topic, kind=opts.kind)
+    rules = service.settings.category_rules
+    filters = Filters(archived, opts.project_filter, opts.topic, kind=opts.kind,
+                      category=opts.category, category_rules=rules)  # fmt: skip
     found = service.index.search(query, k=max(opts.limit * 4, 20), filters=filters)
     if not archived:  # a superseded memory leaves ordinary recall (cold recall still finds it)
         found = [c for c in found if not c.row.superseded_by]
@@ -171,12 +182,16 @@ def by_signal(candidates: list[Candidate], signal: str) -> list[Candidate]:
     return sorted(scored, key=lambda c: c.similarity, reverse=True)
 
 
-def _passes_filters(row: ManifestRow, opts: RecallOptions) -> bool:
-    """The kind, topic and project filters (see-also memories obey them too)."""
+def _passes_filters(service: ServiceContext, row: ManifestRow, opts: RecallOptions) -> bool:
+    """The kind, topic, project and category filters (see-also memories obey them too)."""
     return (
         (opts.kind is None or row.kind == opts.kind)
         and (opts.topic is None or row.topic == opts.topic)
         and (opts.project_filter is None or row.project == opts.project_filter)
+        and (
+            opts.category is None
+            or category_of(row.path, service.settings.category_rules) == opts.category
+        )
     )
 
 
@@ -197,7 +212,7 @@ def _spread(
             return None
         if opts.exclude_topic and row.topic == opts.exclude_topic:
             return None
-        if not _passes_filters(row, opts):
+        if not _passes_filters(service, row, opts):
             return None
         current = service.strength_of(row, now) if opts.decay else 1.0
         return current if current >= service.config.retrieval_floor else None
@@ -250,5 +265,7 @@ def _hit(
         age_days=days_between(parse_time(row.created), now),
         recall_tier=label,
         confidence=row.confidence,
+        source=row.source,
+        category=category_of(row.path, service.settings.category_rules),
         reason=f"cosine {candidate.cosine:.3f}, keyword {candidate.keyword:.3f} -> {explained}",
     )

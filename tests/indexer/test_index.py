@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from indexer.embedder import SentenceTransformerEmbedder
-from indexer.index import Filters, VaultIndex
+from indexer.filters import Filters
+from indexer.index import VaultIndex
 from indexer.watch import Changes, Debouncer, VaultWatcher, is_relevant
 from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService

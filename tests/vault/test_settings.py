@@ -80,6 +80,8 @@ def test_every_key_of_the_old_table_is_still_read() -> None:
     assert old == {spec.key for spec in SETTINGS}
     added = {"min_cosine", "hedged_cosine", "hedged_gap", "hook_confident_max",  # round three
              "hook_hedged_max", "auto_retire_limit", "auto_retire_share"}  # fmt: skip
+    added |= {"index_paths", "index_extensions", "index_max_depth", "index_skip_dirs",
+              "categories", "category_rules"}  # folders indexed in place, categories  # fmt: skip
     assert added <= old
     assert len(old - added) == 69  # the table before typing, every key still read
     defaults = load_settings(None, {})
