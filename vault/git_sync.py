@@ -32,6 +32,7 @@ from vault.sync_exchange import (
     mark_started,
 )
 from vault.sync_paths import PRIVATE_FOLDERS
+from vault.sync_plan import BOTH
 from vault.sync_recovery import recover, stale_locks
 from vault.tombstones import TOMBSTONES
 
@@ -145,10 +146,16 @@ def _adopt_remote(git: Git, vault: Vault) -> str:
 
 
 def sync(
-    vault: Vault, driver_command: str, machine: str, now: datetime | None = None
+    vault: Vault,
+    driver_command: str,
+    machine: str,
+    now: datetime | None = None,
+    mode: str = BOTH,
 ) -> SyncResult:
     """Commit every change, pull with rebase, push; under the vault's sync lock.
-    First picks up after a sync that was killed (vault/sync_recovery.py)."""
+    First picks up after a sync that was killed (vault/sync_recovery.py).
+    `mode` PUSH sends without taking anything in (refused when the remote has
+    commits this machine lacks); PULL takes in without sending."""
     git = _repository(vault)
     with file_lock(vault.index_dir / "locks" / "git-sync.lock"):
         configure(git, driver_command)
@@ -159,7 +166,7 @@ def sync(
                                 lambda: mark_started(state, ""))  # fmt: skip
         result.committed = commit_changes(git, vault, machine, result.notes)
         if result.remote:
-            exchange(git, vault, state, machine, result)
+            exchange(git, vault, state, machine, result, mode)
         result.conflicts = git.files_with_markers()
     if now is not None:
         _state(vault).update(
