@@ -244,6 +244,21 @@ class Settings:
         low=0.0,
         high=1.0,
     )
+    daily_folder: str = declare(
+        "notes", "daily", "folder of the daily logs, relative to the vault", per_call=False
+    )
+    weekly_folder: str = declare(
+        "notes", "periodic/weekly", "folder of weekly notes", per_call=False
+    )
+    monthly_folder: str = declare(
+        "notes", "periodic/monthly", "folder of monthly notes", per_call=False
+    )
+    quarterly_folder: str = declare(
+        "notes", "periodic/quarterly", "folder of quarterly notes", per_call=False
+    )
+    yearly_folder: str = declare(
+        "notes", "periodic/yearly", "folder of yearly notes", per_call=False
+    )
     briefing_ccl_tier: int = declare(
         "notes",
         0,

@@ -43,6 +43,13 @@ IGNORED = (".index/", ".state/", "*.lock", ".*.tmp", ".merge_file_*", *PRIVATE_F
 ATTRIBUTES = (f"*.md merge={DRIVER}", "daily/*.md merge=union", f"{TOMBSTONES} merge=union")
 
 
+def _attributes(daily_folder: str) -> tuple[str, ...]:
+    """ATTRIBUTES, the daily logs' union merge following them to their folder."""
+    if daily_folder.strip("/") == "daily":
+        return ATTRIBUTES
+    return (*ATTRIBUTES, f"{daily_folder.strip('/')}/*.md merge=union")
+
+
 @dataclass
 class SyncStatus:
     repository: bool
@@ -74,14 +81,14 @@ def _managed_block(existing: str, lines: tuple[str, ...], title: str) -> str:
     return existing + separator + ("\n" if existing else "") + block
 
 
-def configure(git: Git, driver_command: str) -> None:
+def configure(git: Git, driver_command: str, daily_folder: str = "daily") -> None:
     """Our merge driver in .git/config, .gitignore and .gitattributes blocks, and
     a commit identity when git has none (the daemon commits unattended)."""
     git.run("config", f"merge.{DRIVER}.name", "memory-vault: merge memory fields by rule")
     git.run("config", f"merge.{DRIVER}.driver", driver_command)
     for name, lines, title in (
         (".gitignore", IGNORED, "per machine, never synced"),
-        (".gitattributes", ATTRIBUTES, "memory files merge field by field"),
+        (".gitattributes", _attributes(daily_folder), "memory files merge field by field"),
     ):
         path = git.root / name
         old = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -110,7 +117,7 @@ def init(vault: Vault, remote: str, driver_command: str, machine: str) -> list[s
             f"{vault.root} is inside the git repository {top}; "
             "move the vault out of it, or make the vault folder its own repository"
         )
-    configure(git, driver_command)
+    configure(git, driver_command, vault.daily_dir.relative_to(vault.root).as_posix())
     actions.append("registered the memory-vault merge driver, .gitignore and .gitattributes")
     if remote:
         if not git.remote_url():
@@ -158,7 +165,7 @@ def sync(
     commits this machine lacks); PULL takes in without sending."""
     git = _repository(vault)
     with file_lock(vault.index_dir / "locks" / "git-sync.lock"):
-        configure(git, driver_command)
+        configure(git, driver_command, vault.daily_dir.relative_to(vault.root).as_posix())
         state = _state(vault)
         started = state.read().get(STARTED)
         result = SyncResult(remote=git.remote_url())

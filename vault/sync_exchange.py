@@ -54,7 +54,7 @@ def commit_changes(git: Git, vault: Vault, machine: str, notes: list[str]) -> in
     """Commit the changed memories, notes and sync's own files, counter rises
     signed by `machine`; say what was left out. A memory made private since it
     was shared leaves the repository (the file stays here)."""
-    kept, private, left = split(git.root, git.dirty_paths())
+    kept, private, left = split(git.root, git.dirty_paths(), vault.note_folders)
     sign(git, vault, kept, machine)
     git.stage(kept)
     tracked = set(git.run("ls-files", "-z").stdout.split("\0"))

@@ -46,7 +46,7 @@ def plan(vault: Vault, mode: str = BOTH) -> SyncPlan:
         raise VaultError(
             f"{vault.root} is not a git repository: run `vault sync init REMOTE` first"
         )
-    kept, private, left = split(git.root, git.dirty_paths())
+    kept, private, left = split(git.root, git.dirty_paths(), vault.note_folders)
     result = SyncPlan(mode=mode, remote=git.remote_url(), commit=kept, private=private,
                       left=left, unfinished=git.operation_in_progress())  # fmt: skip
     head = git.head()
