@@ -244,6 +244,12 @@ class Settings:
         low=0.0,
         high=1.0,
     )
+    llm_briefing: bool = declare(
+        "notes", False, "`claude -p` rewrites the SessionStart briefing (redacted first)"
+    )
+    llm_briefing_seconds: float = declare(
+        "notes", 8.0, "most the briefing waits for it; then the rule-based one", low=1.0, high=12.0
+    )
     daily_folder: str = declare(
         "notes", "daily", "folder of the daily logs, relative to the vault", per_call=False
     )
@@ -306,6 +312,12 @@ class Settings:
     )
     gist_min_sentences: int = declare(
         "consolidation", 3, "sentences a memory needs to be gisted", low=1
+    )
+    llm_gist: bool = declare(
+        "consolidation", False, "`claude -p` writes old episodes' gists (redacted first)"
+    )
+    llm_gist_seconds: float = declare(
+        "consolidation", 60.0, "most a run waits for the gists; then the rule-based ones", low=1.0
     )
     pattern_min_memories: int = declare(
         "consolidation", 3, "memories a recurring theme needs", low=2
