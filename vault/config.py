@@ -206,6 +206,9 @@ class Settings:
     hook_cold_wait_seconds: float = declare(
         "hooks", 12.0, "how long a prompt waits for a busy or cold daemon", low=0.0, high=600.0
     )
+    push_on_success: bool = declare(
+        "hooks", False, "`vault install` adds PostToolUse: memories after an edit or write too"
+    )
     push_channels: bool = declare(
         "hooks", True, "bring memories when Claude edits a file or runs a command"
     )

@@ -82,7 +82,7 @@ def test_every_key_of_the_old_table_is_still_read() -> None:
              "hook_hedged_max", "auto_retire_limit", "auto_retire_share",
              "daily_folder", "weekly_folder", "monthly_folder", "quarterly_folder",
              "yearly_folder", "llm_briefing", "llm_briefing_seconds", "llm_gist",
-             "llm_gist_seconds"}  # fmt: skip
+             "llm_gist_seconds", "push_on_success"}  # fmt: skip
     assert added <= old
     assert len(old - added) == 69  # the table before typing, every key still read
     defaults = load_settings(None, {})
