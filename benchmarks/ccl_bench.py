@@ -5,7 +5,9 @@ and how many more memories a compressed SessionStart briefing fits.
 
 Corpus: README.md, the CLAUDE.md block `vault install` writes, and the seeds and
 ARCHITECTURE.md in ../shared when present; pass more files (e.g. CLAUDE.md files)
-as arguments. Run: .venv/bin/python -m benchmarks.ccl_bench [FILE ...]
+as arguments. Run: .venv/bin/python -m benchmarks.ccl_bench [FILE ...]; with
+--claude-md: the three CLAUDE.md files of benchmarks/data/ccl/ and whether each,
+compressed and decoded, still answers its questions (questions.json).
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ from pathlib import Path
 from hooks.claude_code.briefing_extras import compressed
 from hooks.cli.ccl import token_counter
 from memory.notes.briefing import Briefed
-from memory.notes.ccl import analyze, decode, encode
+from memory.notes.ccl import TIERS, analyze, decode, encode
 
 ROOT = Path(__file__).resolve().parents[1]
 MEMORIES = ROOT / "benchmarks" / "data" / "association_set.json"
+CCL_DATA = ROOT / "benchmarks" / "data" / "ccl"
 BRIEFING_ROOM = 2000 - 2000 // 3  # the default cap, less the daily log's share
 
 
@@ -112,7 +115,38 @@ def _bare(word: str) -> str:
     return word.replace("**", "").removesuffix(".")
 
 
+def claude_md_files() -> list[tuple[str, str]]:
+    """The three CLAUDE.md files of benchmarks/data/ccl/ (written for this benchmark in
+    the styles real projects use: terse bullets, prose onboarding, rules and tables)."""
+    return [(path.name, path.read_text(encoding="utf-8"))
+            for path in sorted(CCL_DATA.glob("*.CLAUDE.md"))]  # fmt: skip
+
+
+def questions(files: list[tuple[str, str]]) -> None:
+    """Per tier, how many of each file's questions the decoded file still answers:
+    every fact of the answer is still in it (benchmarks/data/ccl/questions.json)."""
+    asked = json.loads((CCL_DATA / "questions.json").read_text(encoding="utf-8"))["files"]
+    print("\nQuestions still answered by decode(encode(file)) (every fact of the answer kept)")
+    for name, text in files:
+        cells = []
+        for tier in TIERS:  # T0 is the text itself (decoding plain English is not a round trip)
+            shown = decode(encode(text, tier)) if tier else text
+            decoded = " ".join(shown.split()).lower()
+            kept = [all(" ".join(f.split()).lower() in decoded for f in item["facts"])
+                    for item in asked[name]]  # fmt: skip
+            lost = [item["q"] for item, ok in zip(asked[name], kept, strict=True) if not ok]
+            cells.append(
+                f"T{tier} {sum(kept)}/{len(kept)}" + (f" (lost: {lost[0]})" if lost else "")
+            )
+        print(f"  {name}: " + "; ".join(cells))
+
+
 def main() -> None:
+    if sys.argv[1:] == ["--claude-md"]:
+        files = claude_md_files()
+        savings_table(files)
+        questions(files)
+        return
     texts = corpus(sys.argv[1:])
     savings_table(texts)
     briefing_fit(texts)

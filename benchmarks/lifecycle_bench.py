@@ -83,7 +83,7 @@ def overhead(queries: int = 2000) -> dict[str, float]:
         for level, count in (("weekly", 52), ("monthly", 12), ("quarterly", 4), ("yearly", 1)):
             for i in range(count):
                 links = " ".join(f"[[m{(i * 7 + j) % 2000}]]" for j in range(20))
-                (vault.periodic_dir / level / f"{i}.md").write_text(links, encoding="utf-8")
+                (vault.note_dir(level) / f"{i}.md").write_text(links, encoding="utf-8")
         service = MemoryService(vault, load_settings(None, {}), auto_sync=False)
         now = service.clock()
         for day in range(7):

@@ -91,6 +91,12 @@ class MemoryVault:
         args = {"path": str(Path(path).resolve()), "topic": topic or ""}
         return str(self._call("ingest", args)["id"])
 
+    def append_to_changelog(self, text: str, project: str | None = None) -> str:
+        """Add a dated line to the project's changelog memory (`vault changelog`,
+        redacted first); the line as written."""
+        found = self._call("changelog_append", {"text": text, "project": project or ""})
+        return str(found["entry"])
+
     def confirm(self, memory_id: str) -> dict[str, Any]:
         """A person's "yes, still true" for a hedged memory (stability x2.5)."""
         return self._memory("confirm", memory_id)

@@ -43,6 +43,7 @@ class ServiceContext:
         embed_on_write: bool = True,
         share_index_work: bool = False,
     ) -> None:
+        vault = vault.configured(settings)  # the note folders the settings name
         self.vault = vault
         self.settings = settings
         self.config = MemoryConfig.from_settings(settings)
@@ -54,7 +55,7 @@ class ServiceContext:
         # Writers in separate processes (the CLI without a daemon): VaultIndex.sync_shared.
         self.share_index_work = share_index_work
         self.appearances = AppearanceLog(vault.state_dir)  # retrieval strengthening
-        self.periodic_links = PeriodicLinks(vault.periodic_dir)  # consolidation bonus
+        self.periodic_links = PeriodicLinks(vault)  # consolidation bonus
         # What a long job (a rebuild) holds for each short step; the daemon sets its
         # work lock here, so requests are answered between the steps.
         self.turn: AbstractContextManager[object] = contextlib.nullcontext()

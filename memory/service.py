@@ -52,6 +52,7 @@ class MemoryService(ServiceContext):
     # Encoding: a memory enters the vault.
     jot = encoding.jot
     ingest = encoding.ingest
+    append_changelog = encoding.append_changelog
     # Recall: ordinary, associative (confident and activated tiers), cold.
     recall = recalling.recall
     recall_associative = recalling.recall_associative

@@ -241,6 +241,9 @@ class Settings:
     hook_cold_wait_seconds: float = declare(
         "hooks", 12.0, "how long a prompt waits for a busy or cold daemon", low=0.0, high=600.0
     )
+    push_on_success: bool = declare(
+        "hooks", False, "`vault install` adds PostToolUse: memories after an edit or write too"
+    )
     push_channels: bool = declare(
         "hooks", True, "bring memories when Claude edits a file or runs a command"
     )
@@ -278,6 +281,27 @@ class Settings:
         "share of the briefing for this week's and month's notes; 0 = none",
         low=0.0,
         high=1.0,
+    )
+    llm_briefing: bool = declare(
+        "notes", False, "`claude -p` rewrites the SessionStart briefing (redacted first)"
+    )
+    llm_briefing_seconds: float = declare(
+        "notes", 8.0, "most the briefing waits for it; then the rule-based one", low=1.0, high=12.0
+    )
+    daily_folder: str = declare(
+        "notes", "daily", "folder of the daily logs, relative to the vault", per_call=False
+    )
+    weekly_folder: str = declare(
+        "notes", "periodic/weekly", "folder of weekly notes", per_call=False
+    )
+    monthly_folder: str = declare(
+        "notes", "periodic/monthly", "folder of monthly notes", per_call=False
+    )
+    quarterly_folder: str = declare(
+        "notes", "periodic/quarterly", "folder of quarterly notes", per_call=False
+    )
+    yearly_folder: str = declare(
+        "notes", "periodic/yearly", "folder of yearly notes", per_call=False
     )
     briefing_ccl_tier: int = declare(
         "notes",
@@ -326,6 +350,12 @@ class Settings:
     )
     gist_min_sentences: int = declare(
         "consolidation", 3, "sentences a memory needs to be gisted", low=1
+    )
+    llm_gist: bool = declare(
+        "consolidation", False, "`claude -p` writes old episodes' gists (redacted first)"
+    )
+    llm_gist_seconds: float = declare(
+        "consolidation", 60.0, "most a run waits for the gists; then the rule-based ones", low=1.0
     )
     pattern_min_memories: int = declare(
         "consolidation", 3, "memories a recurring theme needs", low=2

@@ -32,6 +32,7 @@ from vault.sync_exchange import (
     mark_started,
 )
 from vault.sync_paths import PRIVATE_FOLDERS
+from vault.sync_plan import BOTH
 from vault.sync_recovery import recover, stale_locks
 from vault.tombstones import TOMBSTONES
 
@@ -40,6 +41,13 @@ START, END = "# memory-vault:start", "# memory-vault:end"
 IGNORED = (".index/", ".state/", "*.lock", ".*.tmp", ".merge_file_*", *PRIVATE_FOLDERS)
 # daily logs and the purge list only grow
 ATTRIBUTES = (f"*.md merge={DRIVER}", "daily/*.md merge=union", f"{TOMBSTONES} merge=union")
+
+
+def _attributes(daily_folder: str) -> tuple[str, ...]:
+    """ATTRIBUTES, the daily logs' union merge following them to their folder."""
+    if daily_folder.strip("/") == "daily":
+        return ATTRIBUTES
+    return (*ATTRIBUTES, f"{daily_folder.strip('/')}/*.md merge=union")
 
 
 @dataclass
@@ -73,14 +81,14 @@ def _managed_block(existing: str, lines: tuple[str, ...], title: str) -> str:
     return existing + separator + ("\n" if existing else "") + block
 
 
-def configure(git: Git, driver_command: str) -> None:
+def configure(git: Git, driver_command: str, daily_folder: str = "daily") -> None:
     """Our merge driver in .git/config, .gitignore and .gitattributes blocks, and
     a commit identity when git has none (the daemon commits unattended)."""
     git.run("config", f"merge.{DRIVER}.name", "memory-vault: merge memory fields by rule")
     git.run("config", f"merge.{DRIVER}.driver", driver_command)
     for name, lines, title in (
         (".gitignore", IGNORED, "per machine, never synced"),
-        (".gitattributes", ATTRIBUTES, "memory files merge field by field"),
+        (".gitattributes", _attributes(daily_folder), "memory files merge field by field"),
     ):
         path = git.root / name
         old = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -109,7 +117,7 @@ def init(vault: Vault, remote: str, driver_command: str, machine: str) -> list[s
             f"{vault.root} is inside the git repository {top}; "
             "move the vault out of it, or make the vault folder its own repository"
         )
-    configure(git, driver_command)
+    configure(git, driver_command, vault.daily_dir.relative_to(vault.root).as_posix())
     actions.append("registered the memory-vault merge driver, .gitignore and .gitattributes")
     if remote:
         if not git.remote_url():
@@ -145,13 +153,19 @@ def _adopt_remote(git: Git, vault: Vault) -> str:
 
 
 def sync(
-    vault: Vault, driver_command: str, machine: str, now: datetime | None = None
+    vault: Vault,
+    driver_command: str,
+    machine: str,
+    now: datetime | None = None,
+    mode: str = BOTH,
 ) -> SyncResult:
     """Commit every change, pull with rebase, push; under the vault's sync lock.
-    First picks up after a sync that was killed (vault/sync_recovery.py)."""
+    First picks up after a sync that was killed (vault/sync_recovery.py).
+    `mode` PUSH sends without taking anything in (refused when the remote has
+    commits this machine lacks); PULL takes in without sending."""
     git = _repository(vault)
     with file_lock(vault.index_dir / "locks" / "git-sync.lock"):
-        configure(git, driver_command)
+        configure(git, driver_command, vault.daily_dir.relative_to(vault.root).as_posix())
         state = _state(vault)
         started = state.read().get(STARTED)
         result = SyncResult(remote=git.remote_url())
@@ -159,7 +173,7 @@ def sync(
                                 lambda: mark_started(state, ""))  # fmt: skip
         result.committed = commit_changes(git, vault, machine, result.notes)
         if result.remote:
-            exchange(git, vault, state, machine, result)
+            exchange(git, vault, state, machine, result, mode)
         result.conflicts = git.files_with_markers()
     if now is not None:
         _state(vault).update(

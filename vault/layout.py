@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from vault.errors import BrokenFileError, InvalidIdError, MemoryNotFoundError
 from vault.ids import validate_id
+
+TYPE_CHECKING = False  # not typing's: the prompt hook loads this module
+if TYPE_CHECKING:
+    from vault.config import Settings
 
 MEMORIES = "memories"
 ARCHIVE = "archive"
@@ -21,9 +25,27 @@ SUFFIX = ".md"
 LOCK_STRIPES = 256
 
 
+NOTE_LEVELS = ("daily", "weekly", "monthly", "quarterly", "yearly")
+# Where each level's notes go unless the settings say otherwise (`<level>_folder`).
+DEFAULT_NOTE_FOLDERS = ("daily", "periodic/weekly", "periodic/monthly", "periodic/quarterly",
+                        "periodic/yearly")  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Vault:
     root: Path
+    # vault-relative folders of the daily, weekly, monthly, quarterly and yearly
+    # notes, checked by the settings (vault/setting_types.py: inside the vault)
+    note_folders: tuple[str, ...] = DEFAULT_NOTE_FOLDERS
+
+    def configured(self, settings: Settings) -> Vault:
+        """This vault with the note folders `settings` name."""
+        folders = tuple(str(settings.value(f"{level}_folder")) for level in NOTE_LEVELS)
+        return self if folders == self.note_folders else replace(self, note_folders=folders)
+
+    def note_dir(self, level: str) -> Path:
+        """The folder of `level`'s notes (daily, weekly, monthly, quarterly, yearly)."""
+        return self.root / self.note_folders[NOTE_LEVELS.index(level)]
 
     @property
     def memories_dir(self) -> Path:
@@ -35,11 +57,7 @@ class Vault:
 
     @property
     def daily_dir(self) -> Path:
-        return self.root / "daily"
-
-    @property
-    def periodic_dir(self) -> Path:
-        return self.root / "periodic"
+        return self.note_dir("daily")
 
     @property
     def index_dir(self) -> Path:
@@ -60,8 +78,7 @@ class Vault:
         for folder in (
             self.memories_dir,
             self.archive_dir,
-            self.daily_dir,
-            *(self.periodic_dir / p for p in ("weekly", "monthly", "quarterly", "yearly")),
+            *(self.note_dir(level) for level in NOTE_LEVELS),
             self.index_dir,
             self.state_dir,
         ):

@@ -117,9 +117,7 @@ def _example(level: str) -> str:
 
 
 def note_path(vault: Vault, period: Period) -> Path:
-    if period.level == "daily":
-        return vault.daily_dir / f"{period.key}.md"
-    return vault.periodic_dir / period.level / f"{period.key}.md"
+    return vault.note_dir(period.level) / f"{period.key}.md"
 
 
 def read_note(vault: Vault, period: Period) -> str | None:
@@ -167,8 +165,7 @@ def append_to_note(vault: Vault, period: Period, entry: str, template: str) -> P
 
 def list_notes(vault: Vault, level: str) -> list[Period]:
     """The notes of `level` on disk, oldest first (names that are not periods are skipped)."""
-    folder = vault.daily_dir if level == "daily" else vault.periodic_dir / level
-    return sorted(_periods_in(folder, level))
+    return sorted(_periods_in(vault.note_dir(level), level))
 
 
 def _periods_in(folder: Path, level: str) -> Iterator[Period]:

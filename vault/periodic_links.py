@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from vault.layout import Vault
 from vault.links import link_targets
 from vault.periodic import LEVELS
 
@@ -22,8 +23,8 @@ Signature = tuple[tuple[str, int, int], ...]
 
 
 class PeriodicLinks:
-    def __init__(self, periodic_dir: Path, monotonic: Callable[[], float] = time.monotonic):
-        self.root = periodic_dir
+    def __init__(self, vault: Vault, monotonic: Callable[[], float] = time.monotonic):
+        self.folders = {level: vault.note_dir(level) for level in LEVELS}
         self.monotonic = monotonic
         self._folders: Signature | None = None
         self._files: Signature | None = None
@@ -38,31 +39,33 @@ class PeriodicLinks:
         return dict(self._levels)
 
     def refresh(self) -> None:
-        folders = _stats(self.root / level for level in LEVELS)
+        folders = _stats(self.folders.values())
         now = self.monotonic()
         if folders == self._folders and now - self._checked < RESCAN_SECONDS:
             return
-        files = _stats(self._notes())
+        files = _stats(note for note, _ in self._notes())
         self._folders, self._checked = folders, now
         if files == self._files:
             return
         self._files = files
         self._levels = self._read()
 
-    def _notes(self) -> list[Path]:
+    def _notes(self) -> list[tuple[Path, str]]:
+        """(note, its level), sorted."""
         notes = []
-        for level in LEVELS:
+        for level, folder in self.folders.items():
             try:
-                entries = os.scandir(self.root / level)
+                entries = os.scandir(folder)
             except OSError:
                 continue
             with entries:
-                notes += [Path(e.path) for e in entries if e.name.endswith(".md") and e.is_file()]
+                notes += [(Path(e.path), level) for e in entries
+                          if e.name.endswith(".md") and e.is_file()]  # fmt: skip
         return sorted(notes)
 
     def _read(self) -> dict[str, frozenset[str]]:
         found: dict[str, set[str]] = {}
-        for note in self._notes():
+        for note, level in self._notes():
             try:
                 text = note.read_text(encoding="utf-8", errors="replace")
             except OSError:
@@ -70,7 +73,7 @@ class PeriodicLinks:
             if "[[" not in text:  # link_targets would take plain text for a bare id
                 continue
             for name in link_targets([text]):
-                found.setdefault(name.rsplit("/", 1)[-1], set()).add(note.parent.name)
+                found.setdefault(name.rsplit("/", 1)[-1], set()).add(level)
         return {memory_id: frozenset(levels) for memory_id, levels in found.items()}
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 # What a setting holds: the annotations the declarations may use.
 SettingValue = float | int | bool | str | tuple[str, ...]
 KINDS = ("float", "int", "bool", "str", "tuple[str, ...]")
+FOLDER_SUFFIX = "_folder"  # a setting naming a folder of the vault (the note folders)
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
@@ -92,9 +93,12 @@ def check(spec: Declared, value: object, origin: str) -> SettingValue:
             return value
         raise _wrong(spec, value, origin, "true or false")
     if kind == "str":
-        if isinstance(value, str):
-            return value
-        raise _wrong(spec, value, origin, "a string")
+        if not isinstance(value, str):
+            raise _wrong(spec, value, origin, "a string")
+        if spec.key.endswith(FOLDER_SUFFIX) and not inside_vault(value):
+            raise _wrong(spec, value, origin, "a folder inside the vault (relative, no '..', "
+                         "not hidden, not memories/ or archive/)")  # fmt: skip
+        return value
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _wrong(spec, value, origin, _number_kind(spec))
     if kind == "int" and not isinstance(value, int):
@@ -103,6 +107,17 @@ def check(spec: Declared, value: object, origin: str) -> SettingValue:
     if math.isnan(number) or math.isinf(number) or not _in_range(spec, number):
         raise _wrong(spec, value, origin, _number_kind(spec))
     return number
+
+
+def inside_vault(folder: str) -> bool:
+    """Whether `folder` names a place for notes inside the vault: relative, no
+    `..`, no hidden part (.index, .state, .git), not where memories live."""
+    parts = folder.replace("\\", "/").rstrip("/").split("/")
+    if not folder.strip() or os.path.isabs(folder) or folder.startswith("~"):
+        return False
+    if any(part in ("", "..") or part.startswith(".") for part in parts):
+        return False
+    return parts[0] not in ("memories", "archive")
 
 
 def check_text(spec: Declared, text: str, origin: str) -> SettingValue:

@@ -84,8 +84,21 @@ class MemoryStore:
         """Replace a memory's body and set fields we own (re-ingesting a note)."""
         return self._read_modify_write(memory_id, lambda _: changes, body)
 
+    def append_body(self, memory_id: str, entry: str, changes: dict[str, Any]) -> MemoryRecord:
+        """Add `entry` as the body's last line (a changelog) and set `changes`; an
+        editor's save meanwhile is kept, the entry going after it."""
+
+        def appended(body: str) -> str:
+            return body.rstrip("\n") + "\n" + entry.strip("\n") + "\n"
+
+        return self._read_modify_write(memory_id, lambda _: changes, appended)
+
     def _read_modify_write(
-        self, memory_id: str, mutate: Mutation, body: str | None, hint: Path | None = None
+        self,
+        memory_id: str,
+        mutate: Mutation,
+        body: str | Callable[[str], str] | None,
+        hint: Path | None = None,
     ) -> MemoryRecord:
         """Under the memory's lock: read, change, and replace the file unless an
         editor saved it in between (then start over on the editor's version)."""
@@ -99,7 +112,8 @@ class MemoryStore:
                     return record
                 new_text = _updated(path, raw.decode("utf-8"), record, parsed, changes)
                 if body is not None:
-                    new_text = new_text[: len(new_text) - len(parsed.body)] + body
+                    new_body = body(parsed.body) if callable(body) else body
+                    new_text = new_text[: len(new_text) - len(parsed.body)] + new_body
                 try:
                     atomic_write(path, new_text.encode("utf-8"), unchanged=before)
                 except ChangedMeanwhile:

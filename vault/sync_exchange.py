@@ -20,6 +20,7 @@ from vault.merge_driver import merge_file
 from vault.state import JsonState
 from vault.sync_counts import sign
 from vault.sync_paths import counterpart, split
+from vault.sync_plan import BOTH, PULL, PUSH
 from vault.tombstones import PurgeList
 
 STARTED = "started"  # .state/sync.json: the git operation sync is in the middle of
@@ -53,7 +54,7 @@ def commit_changes(git: Git, vault: Vault, machine: str, notes: list[str]) -> in
     """Commit the changed memories, notes and sync's own files, counter rises
     signed by `machine`; say what was left out. A memory made private since it
     was shared leaves the repository (the file stays here)."""
-    kept, private, left = split(git.root, git.dirty_paths())
+    kept, private, left = split(git.root, git.dirty_paths(), vault.note_folders)
     sign(git, vault, kept, machine)
     git.stage(kept)
     tracked = set(git.run("ls-files", "-z").stdout.split("\0"))
@@ -70,18 +71,30 @@ def commit_changes(git: Git, vault: Vault, machine: str, notes: list[str]) -> in
     return len(staged)
 
 
-def exchange(git: Git, vault: Vault, state: JsonState, machine: str, result: SyncResult) -> None:
-    """Fetch, integrate the remote branch, push; again if someone pushed between."""
+def exchange(git: Git, vault: Vault, state: JsonState, machine: str, result: SyncResult,
+             mode: str = BOTH) -> None:  # fmt: skip
+    """Fetch, integrate the remote branch, push; again if someone pushed between.
+    PULL stops before pushing; PUSH integrates nothing and refuses to push over
+    commits it lacks."""
     branch = git.branch()
     before = git.head()
     for _ in range(PUSH_ATTEMPTS):
         git.remote("fetch", "--quiet", "origin")
-        if git.remote_branch_exists(branch):
+        if mode == PUSH:
+            _, behind = git.ahead_behind(branch)
+            if behind:
+                raise GitError(
+                    f"not pushed: the remote has {behind} commits this machine lacks; "
+                    "`vault sync --pull` (or `vault sync`) first"
+                )
+        elif git.remote_branch_exists(branch):
             ours, theirs = git.head(), git.out("rev-parse", f"origin/{branch}")
             found = sync_carry.carries(git, ours, theirs) if ours else []
             _integrate(git, state, branch, machine, result)
             _keep_purged(git, git.changed_between(ours, git.head()), machine, result)
             _carry(git, vault, found, machine, result)
+        if mode == PULL:
+            break
         ahead, _ = git.ahead_behind(branch)
         if not ahead or _push(git, branch):
             result.pushed = bool(ahead)

@@ -12,22 +12,26 @@ from pathlib import Path, PurePosixPath
 
 from vault import frontmatter
 from vault.conflicts import conflict_copy_of
-from vault.layout import ARCHIVE, MEMORIES, SUFFIX
+from vault.layout import ARCHIVE, DEFAULT_NOTE_FOLDERS, MEMORIES, SUFFIX
 from vault.tombstones import TOMBSTONES
 
 OWN_FILES = ("config.toml", ".gitignore", ".gitattributes", TOMBSTONES)
-NOTE_FOLDERS = (MEMORIES, ARCHIVE, "daily", "periodic")
+NOTE_FOLDERS = (f"{MEMORIES}/", f"{ARCHIVE}/", "daily/", "periodic/")  # and the settings' folders
 PRIVATE = "private"  # memories/private/ and archive/private/: this machine only
 PRIVATE_FOLDERS = (f"{MEMORIES}/{PRIVATE}/", f"{ARCHIVE}/{PRIVATE}/")
 READ_LIMIT = 64 * 1024  # enough of a file to find its frontmatter id
 
 
-def committable(root: Path, path: str) -> bool:
-    """Whether sync may commit `path` (relative to the vault root) as it is now."""
+def committable(
+    root: Path, path: str, note_folders: tuple[str, ...] = DEFAULT_NOTE_FOLDERS
+) -> bool:
+    """Whether sync may commit `path` (relative to the vault root) as it is now;
+    `note_folders`: where the vault's daily and periodic notes are (the settings')."""
     parts = PurePosixPath(path).parts
     if len(parts) == 1:
         return path in OWN_FILES
-    if parts[0] not in NOTE_FOLDERS or not path.endswith(SUFFIX):
+    folders = (*NOTE_FOLDERS, *(folder.strip("/") + "/" for folder in note_folders))
+    if not path.startswith(folders) or not path.endswith(SUFFIX):
         return False
     if any(part.startswith(".") for part in parts):
         return False
@@ -58,7 +62,9 @@ def read_meta(path: Path) -> dict[str, object]:
         return {}
 
 
-def split(root: Path, paths: list[str]) -> tuple[list[str], list[str], list[str]]:
+def split(
+    root: Path, paths: list[str], note_folders: tuple[str, ...] = DEFAULT_NOTE_FOLDERS
+) -> tuple[list[str], list[str], list[str]]:
     """(paths sync commits, private memories, other paths it leaves out); a
     vanished path is a deletion, committed."""
     kept: list[str] = []
@@ -67,7 +73,7 @@ def split(root: Path, paths: list[str]) -> tuple[list[str], list[str], list[str]
     for path in paths:
         full = root / path
         gone = not full.exists() and not full.is_symlink()
-        if gone or committable(root, path):
+        if gone or committable(root, path, note_folders):
             kept.append(path)
         else:
             (private if is_private(root, path) else left).append(path)

@@ -160,10 +160,14 @@ def sweep(
             progress(done, len(pending))
     report.pruned = prune_if_due(service)
     from hooks.claude_code.llm_generalise import generaliser
+    from hooks.claude_code.llm_gist import gist_writer
     from memory.consolidation.run import consolidate_if_due
 
+    state_dir = service.vault.state_dir
     run = consolidate_if_due(
-        service, generaliser(service.settings, service.vault.state_dir, environ)
+        service,
+        generaliser(service.settings, state_dir, environ),
+        gist_writer(service.settings, state_dir, environ),
     )
     report.consolidated = run.run if run else None
     return report

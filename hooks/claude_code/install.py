@@ -34,9 +34,13 @@ EVENTS = {  # Claude Code event: (our event name, timeout in seconds)
     "SubagentStop": ("subagent-stop", 30),
     "SessionEnd": ("session-end", 5),
 }
+# `push_on_success`: after a successful edit or write too (off by default: a hook
+# process per edit; README "Measured figures" has its cost per call)
+ON_SUCCESS = {"PostToolUse": ("post-tool-use", 5)}
 MATCHERS = {  # the push channels: edits and commands only (never our own MCP tools)
     "PreToolUse": "Edit|Write|MultiEdit|NotebookEdit|Bash",
     "PostToolUseFailure": "Bash",
+    "PostToolUse": "Edit|Write|MultiEdit|NotebookEdit",
 }
 START = "<!-- memory-vault:start -->"
 END = "<!-- memory-vault:end -->"
@@ -57,10 +61,14 @@ def bin_dir() -> Path:
     return Path(sys.executable).parent
 
 
-def our_groups() -> dict[str, list[dict[str, Any]]]:
+def our_events(push_on_success: bool = False) -> dict[str, tuple[str, int]]:
+    return {**EVENTS, **(ON_SUCCESS if push_on_success else {})}
+
+
+def our_groups(push_on_success: bool = False) -> dict[str, list[dict[str, Any]]]:
     hook = bin_dir() / "vault-hook"
     groups: dict[str, list[dict[str, Any]]] = {}
-    for event, (name, timeout) in EVENTS.items():
+    for event, (name, timeout) in our_events(push_on_success).items():
         group: dict[str, Any] = {"matcher": MATCHERS[event]} if event in MATCHERS else {}
         group["hooks"] = [{"type": "command", "command": f'"{hook}" {name}', "timeout": timeout}]
         groups[event] = [group]
@@ -93,19 +101,22 @@ def without_ours(settings: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def with_ours(settings: dict[str, Any]) -> dict[str, Any]:
+def with_ours(settings: dict[str, Any], push_on_success: bool = False) -> dict[str, Any]:
     result = without_ours(settings)
     hooks = dict(result.get("hooks", {}))
-    for event, groups in our_groups().items():
+    for event, groups in our_groups(push_on_success).items():
         hooks[event] = list(hooks.get(event, [])) + groups
     result["hooks"] = hooks
     return result
 
 
 class Installer:
-    def __init__(self, environ: Mapping[str, str], dry_run: bool = False) -> None:
+    def __init__(
+        self, environ: Mapping[str, str], dry_run: bool = False, push_on_success: bool = False
+    ) -> None:
         self.environ = environ
         self.dry_run = dry_run
+        self.push_on_success = push_on_success
         self.root = claude_dir(environ)
         self.settings = self.root / "settings.json"
         self.guide = self.root / "CLAUDE.md"
@@ -136,11 +147,12 @@ class Installer:
         ):
             self.actions.append("hooks: the memory-vault plugin is enabled; not adding them twice")
             return
-        wanted = with_ours(current)
+        wanted = with_ours(current, self.push_on_success)
         if wanted == current:
             self.actions.append(f"hooks: already in {self.settings}")
             return
-        self.actions.append(f"hooks: add {len(EVENTS)} events to {self.settings}")
+        events = len(our_events(self.push_on_success))
+        self.actions.append(f"hooks: add {events} events to {self.settings}")
         if self.dry_run:
             return
         self.state_dir.mkdir(parents=True, exist_ok=True)

@@ -104,9 +104,10 @@ def extract_with_claude(
 
 
 def run_child(
-    cmd: list[str], text: str, workdir: Path, environ: Mapping[str, str]
+    cmd: list[str], text: str, workdir: Path, environ: Mapping[str, str], timeout: float = 300.0
 ) -> dict[str, Any]:
-    """Run a `claude -p` command under the child rules above; its result object."""
+    """Run a `claude -p` command under the child rules above, for at most
+    `timeout` seconds (then it is killed); its result object."""
     claude = shutil.which("claude", path=environ.get("PATH"))
     if claude is None:
         raise ExtractionFailed("`claude` is not on PATH")
@@ -115,7 +116,7 @@ def run_child(
     workdir.mkdir(parents=True, exist_ok=True)
     try:
         done = subprocess.run([claude, *cmd[1:]], input=text, capture_output=True, text=True,
-                              cwd=workdir, env=env, timeout=300)  # fmt: skip
+                              cwd=workdir, env=env, timeout=timeout)  # fmt: skip
         result = json.loads(done.stdout)
     except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
         raise ExtractionFailed(f"claude -p failed: {exc}") from exc

@@ -115,6 +115,7 @@ def keyword_answer(
     from memory.config import MemoryConfig
     from memory.recall.keyword_fallback import keyword_recall
     from vault.clock import parse_time, utc_now
+    from vault.layout import Vault
 
     try:
         fields = event_fields(json.loads(raw))
@@ -128,7 +129,7 @@ def keyword_answer(
 
     def recall() -> Tiers:
         return keyword_recall(
-            root,
+            Vault(root).configured(settings),
             prompt[:MAX_PROMPT_CHARS],
             parse_time(now_text) if now_text else utc_now(),
             MemoryConfig.from_settings(settings),

@@ -1,11 +1,13 @@
 """Push channels: memories that bear on a tool call Claude is about to make.
 
-Runs in the warm daemon for PreToolUse (an edit, a write, a command) and
-PostToolUseFailure (a failed command). The query is built from the tool input:
-the file's path and its words, the edit's text, the command and, after a
-failure, its error. Our own MCP tools are never answered. A memory is pushed at
-most once per session (.state/pushed.json), at most MAX_PER_CALL per call, and
-never reinforced: a file being edited is weaker evidence than a question.
+Runs in the warm daemon for PreToolUse (an edit, a write, a command),
+PostToolUseFailure (a failed command) and, with `push_on_success`, PostToolUse
+(an edit or write that succeeded). The query is built from the tool input: the
+file's path and its words, the edit's text, the command and, after a failure,
+its error; after a successful edit, the start of the file it was made in. Our
+own MCP tools are never answered. A memory is pushed at most once per session
+(.state/pushed.json), at most MAX_PER_CALL per call, and never reinforced: a
+file being edited is weaker evidence than a question.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ PUSHED_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit", "Bash")
 OUR_TOOLS = ("mcp__vault__", "mcp__plugin_memory-vault_")
 MAX_PER_CALL = 3
 MAX_QUERY_CHARS = 4000
+LANDED_CHARS = 1500  # of the edited file, after a successful edit
 SESSIONS_KEPT = 200
 PATH_PARTS = 3  # the file's name and the folders nearest to it
 WORD_BREAKS = re.compile(r"[\\/._\-\s]+")
@@ -37,8 +40,11 @@ def _text(value: object, limit: int = 1500) -> str:
     return value[:limit] if isinstance(value, str) else ""
 
 
-def tool_query(tool_name: str, tool_input: Mapping[str, Any], error: str = "") -> str:
-    """What a tool call is about, as a recall query."""
+def tool_query(
+    tool_name: str, tool_input: Mapping[str, Any], error: str = "", landed: str = ""
+) -> str:
+    """What a tool call is about, as a recall query; `landed`: after a successful
+    edit, the file it was made in (PostToolUse), whose words the edit's own lack."""
     parts: list[str] = []
     path = tool_input.get("file_path") or tool_input.get("notebook_path") or ""
     if isinstance(path, str) and path:
@@ -58,6 +64,8 @@ def tool_query(tool_name: str, tool_input: Mapping[str, Any], error: str = "") -
         parts += [_text(tool_input.get("command")), _text(tool_input.get("description"), 200)]
     if error:
         parts.append(error[-1000:])
+    if landed:
+        parts.append(landed[:LANDED_CHARS])
     return "\n".join(part for part in parts if part.strip())[:MAX_QUERY_CHARS]
 
 
@@ -78,7 +86,7 @@ def answer_tool_event(service: MemoryService, event: object, project: str | None
         return ""
     if tool_name not in PUSHED_TOOLS or not isinstance(tool_input, dict):
         return ""
-    query = tool_query(tool_name, tool_input, _text(event.get("error"), 4000))
+    query = tool_query(tool_name, tool_input, _text(event.get("error"), 4000), _landed(event))
     if not query.strip():
         return ""
     options = RecallOptions(limit=5, project=project, see_also=False, reinforce=False)
@@ -97,6 +105,14 @@ def answer_tool_event(service: MemoryService, event: object, project: str | None
     name = str(event.get("hook_event_name") or "PreToolUse")
     output = {"hookSpecificOutput": {"hookEventName": name, "additionalContext": context}}
     return json.dumps(output, ensure_ascii=False)
+
+
+def _landed(event: Mapping[str, Any]) -> str:
+    """The edited file's text a successful edit reports (PostToolUse, `push_on_success`)."""
+    response = event.get("tool_response")
+    if event.get("hook_event_name") != "PostToolUse" or not isinstance(response, dict):
+        return ""
+    return _text(response.get("originalFile"), LANDED_CHARS)
 
 
 def _pushed_ids(service: MemoryService, session: str) -> list[str]:

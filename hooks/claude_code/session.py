@@ -156,6 +156,11 @@ def briefing(root: Path, cwd: str | None, environ: Mapping[str, str], short: boo
         return briefing_text(items[:COMPACT_ITEMS], "", limit // 2)
     from memory.consolidation.review import notice_once
 
-    notice = notice_once(Vault(root))  # what automatic consolidation left for review, once
-    text = session_briefing(Vault(root), now, settings, project, limit - len(notice) - 2)
+    vault = Vault(root).configured(settings)  # the note folders the settings name
+    notice = notice_once(vault)  # what automatic consolidation left for review, once
+    text = session_briefing(vault, now, settings, project, limit - len(notice) - 2)
+    if settings.llm_briefing:  # opt-in: `claude -p` rewrites it, else it stays as it is
+        from hooks.claude_code.llm_briefing import model_briefing
+
+        text = model_briefing(text, settings, vault.state_dir, environ, limit - len(notice) - 2)
     return "\n\n".join(part for part in (notice, text) if part)

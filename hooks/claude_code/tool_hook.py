@@ -1,4 +1,5 @@
-"""PreToolUse / PostToolUseFailure: the push channels' hook side. Standard library only.
+"""PreToolUse / PostToolUseFailure (and PostToolUse of an edit or write, with
+`push_on_success`): the push channels' hook side. Standard library only.
 
 The raw event goes to the warm daemon (`tool_event`), which answers with the line
 to print (hooks/claude_code/push.py). A tool call never waits for a cold daemon:
@@ -33,6 +34,8 @@ def run(stdin: TextIO, stdout: TextIO, environ: Mapping[str, str] = os.environ) 
     settings = load_settings(os.path.join(root, "config.toml"), environ)
     if not settings.push_channels or client.daemon_starting(root):
         return
+    if '"PostToolUse"' in raw and not settings.push_on_success:
+        return  # registered by an earlier install with the option on: it is off now
     now = environ.get("VAULT_NOW") or None
     try:
         timeout, overrides = (

@@ -14,6 +14,10 @@ import click
 from hooks.cli.common import Context, emit, json_option, now_option, pass_context
 from hooks.cli.errors import CliError
 from hooks.cli.progress import progress_bar
+from vault.config import load_settings
+from vault.errors import VaultError
+from vault.layout import Vault
+from vault.paths import resolve_vault_home
 
 
 @click.command()
@@ -122,7 +126,13 @@ def _run_installer(dry_run: bool, remove: bool, agent: str, project: Path | None
         return
     from hooks.claude_code.install import Installer
 
-    installer = Installer(os.environ, dry_run)
+    context = click.get_current_context().find_object(Context)
+    vault = context.vault if context else Vault(resolve_vault_home(None, os.environ))
+    try:  # `push_on_success` adds PostToolUse for edits and writes
+        settings = load_settings(vault.config_path, os.environ)
+    except VaultError as exc:
+        raise CliError(str(exc)) from None
+    installer = Installer(os.environ, dry_run, settings.push_on_success)
     try:
         actions = installer.uninstall() if remove else installer.install()
     except ValueError as exc:  # settings.json that is not a JSON object: fix it first

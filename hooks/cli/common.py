@@ -18,6 +18,7 @@ from hooks.cli.progress import waiting
 from vault.atomic import remove_orphan_temp_files
 from vault.clock import Clock, fixed_clock, parse_time, utc_now
 from vault.config import env_overrides, load_settings
+from vault.errors import VaultError
 from vault.layout import Vault
 from vault.paths import resolve_vault_home
 
@@ -34,7 +35,14 @@ class Context:
 
     @property
     def vault(self) -> Vault:
-        return Vault(resolve_vault_home(self.vault_option, os.environ))
+        """The vault, with the note folders its settings name. A broken setting is
+        left to the command's own load of the settings to report (`vault doctor`
+        lists it rather than failing on it)."""
+        vault = Vault(resolve_vault_home(self.vault_option, os.environ))
+        try:
+            return vault.configured(load_settings(vault.config_path, os.environ))
+        except VaultError:
+            return vault
 
     def service(self, now: datetime | None = None) -> MemoryService:
         """A service in this process. It reads; it syncs the index before reading only

@@ -68,12 +68,13 @@ def _call(context: Context, args: dict[str, Any], now: datetime | None) -> Any:
         answered, result = context.ask_daemon("consolidate", args, now)
     if answered:
         return result
-    from hooks.ops.housekeeping import generaliser_for
+    from hooks.ops.housekeeping import generaliser_for, gist_writer_for
     from memory.consolidation.run import consolidate as run
 
     service = context.service(now)
     with progress_bar("Consolidating") as progress:
-        return run(service, False, generaliser_for(service), progress).to_dict()
+        return run(service, False, generaliser_for(service), progress,
+                   gist_writer_for(service)).to_dict()  # fmt: skip
 
 
 @contextmanager

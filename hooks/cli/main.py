@@ -105,6 +105,7 @@ COMMANDS: tuple[click.Command, ...] = (
     *(sync.sync, sync.merge_driver),
     *(transfer.import_, transfer.export),
     *(notes.daily, notes.weekly, notes.monthly, notes.quarterly, notes.yearly, notes.periodic),
+    notes.changelog,
     compaction.compaction,
     ccl.ccl,
     usage.access_stats,

@@ -144,3 +144,22 @@ def periodic(context: Context, load: bool, all_: bool, max_chars: int, as_json: 
         return
     data = context.call("periodic_load", {"max_chars": max_chars}, now)
     _say(as_json, data, data["text"] or "No weekly or monthly note yet.")
+
+
+@click.command()
+@click.argument("text")
+@click.option("--project", default="", help="Project identity, e.g. github.com/acme/api.")
+@json_option
+@now_option
+@pass_context
+def changelog(context: Context, text: str, project: str, as_json: bool,
+              now: datetime | None) -> None:  # fmt: skip
+    """Add a dated line to the changelog (one per project, a curated memory).
+
+    The text is redacted first; the changelog is indexed, recalled and synced
+    like any memory (memories/changelog-<project>.md).
+
+    Example: vault changelog "Shipped new auth flow" --project github.com/acme/api
+    """
+    data = context.call("changelog_append", {"text": text, "project": project}, now)
+    _say(as_json, data, f"{data['entry']}  ({data['path']})")

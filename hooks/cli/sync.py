@@ -13,7 +13,7 @@ import click
 from hooks.cli.common import Context, emit, json_option, now_option, pass_context
 from hooks.cli.errors import CliError, VaultInvalid
 from hooks.daemon.auto_sync import driver_command, machine
-from vault import git_sync
+from vault import git_sync, sync_plan
 from vault.clock import utc_now
 from vault.git_repo import GitError
 from vault.layout import Vault
@@ -37,25 +37,42 @@ def _git_errors() -> Iterator[None]:
 
 
 @click.group(name="sync", invoke_without_command=True)
+@click.option("--push", "push_only", is_flag=True, help="Commit and push; take nothing in.")
+@click.option("--pull", "pull_only", is_flag=True, help="Commit and take in; push nothing.")
+@click.option("--dry-run", is_flag=True, help="Say what would be committed, pulled, pushed.")
 @click.option("--no-index", is_flag=True, help="Leave the index to catch up on its next use.")
 @json_option
 @now_option
 @click.pass_context
-def sync(ctx: click.Context, no_index: bool, as_json: bool, now: datetime | None) -> None:
+def sync(ctx: click.Context, push_only: bool, pull_only: bool, dry_run: bool, no_index: bool,
+         as_json: bool, now: datetime | None) -> None:  # fmt: skip
     """Sync the vault with its git remote: commit, pull with rebase, push.
 
     Memory fields merge by rule (counters summed, later access, links joined);
-    a real conflict is kept with markers and listed.
+    a real conflict is kept with markers and listed. --push only sends (refused
+    when the remote has commits this machine lacks), --pull only takes in;
+    --dry-run changes nothing (no file, commit or ref) and says what would happen.
 
-    Example: vault sync init git@github.com:me/memories.git && vault sync
+    Example: vault sync --dry-run && vault sync --pull
     """
     if ctx.invoked_subcommand is not None:
         return
+    if push_only and pull_only:
+        raise click.UsageError("--push and --pull exclude each other; plain `vault sync` does both")
     context = ctx.find_object(Context)
     assert context is not None
     vault = _existing_vault(context)
+    mode = sync_plan.PUSH if push_only else sync_plan.PULL if pull_only else sync_plan.BOTH
+    if dry_run:
+        with _git_errors():
+            found = sync_plan.plan(vault, mode)
+        if as_json:
+            emit(found.to_dict())
+        else:
+            click.echo("\n".join(sync_plan.describe(found)))
+        return
     with _git_errors():
-        result = git_sync.sync(vault, driver_command(), machine(), now or utc_now())
+        result = git_sync.sync(vault, driver_command(), machine(), now or utc_now(), mode)
     index_line = ""
     if result.pulled and not no_index:
         index_line = str(context.call("sync", {}, now))

@@ -68,6 +68,7 @@ class Daemon:
         first: dict[str, Any] | None = None,
     ) -> None:
         """`first`: a request to do as soon as the daemon is warm (from whoever spawned it)."""
+        vault = vault.configured(settings)  # the note folders (automatic sync commits them)
         self.vault = vault
         self.first = first
         self.settings = settings

@@ -44,6 +44,13 @@ def add_note_tools(server: MCPServer, backend: Caller) -> None:
         return dict(backend.call("periodic_synthesize", args))
 
     @server.tool()
+    def changelog_append(text: str, project: str = "") -> dict[str, Any]:
+        """Add a dated line to the project's changelog ("Shipped the new auth flow"):
+        use it when the user says something shipped, was released or was finished.
+        Secrets are redacted. Returns the line and the changelog memory's id."""
+        return dict(backend.call("changelog_append", {"text": text, "project": project}))
+
+    @server.tool()
     def access_stats() -> dict[str, Any]:
         """Per memory: appearances in results within the window (retrieval boost),
         the periodic levels linking it (consolidation bonus), evergreen, salience."""

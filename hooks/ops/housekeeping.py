@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from hooks.ops.requests import Args, Reply, optional_text, shown, text_arg
+from memory.consolidation.gist import WriteGists
 from memory.consolidation.patterns import Generalise
 from memory.errors import RecallError
 from memory.service import MemoryService
@@ -19,6 +20,12 @@ def generaliser_for(service: MemoryService) -> Generalise | None:
     from hooks.claude_code.llm_generalise import generaliser
 
     return generaliser(service.settings, service.vault.state_dir, os.environ)
+
+
+def gist_writer_for(service: MemoryService) -> WriteGists | None:
+    from hooks.claude_code.llm_gist import gist_writer
+
+    return gist_writer(service.settings, service.vault.state_dir, os.environ)
 
 
 def op_consolidate(service: MemoryService, args: Args) -> Reply:
@@ -36,8 +43,12 @@ def op_consolidate(service: MemoryService, args: Args) -> Reply:
         return Reply({"undone": undone.run, "restored": undone.restored,
                       "removed": undone.removed, "forced": undone.forced})  # fmt: skip
     dry_run = bool(args.get("dry_run", True))  # a dry run never spends on `claude -p`
-    generalise = None if dry_run else generaliser_for(service)
-    return Reply(service.consolidate(dry_run, generalise).to_dict())
+    if dry_run:
+        return Reply(service.consolidate(True).to_dict())
+    report = service.consolidate(
+        False, generaliser_for(service), write_gists=gist_writer_for(service)
+    )
+    return Reply(report.to_dict())
 
 
 def _review(service: MemoryService, what: str, picks: object) -> dict[str, object]:
@@ -106,7 +117,7 @@ def op_sweep(service: MemoryService, args: Args) -> Reply:
         return Reply({"captured": report.captured, **done})
     pending = pending_transcripts(service, environ)
     steps = tuple(step for path in pending for step in capture_steps(service, path, environ))
-    consolidating = consolidation_steps(service, generaliser_for(service))
+    consolidating = consolidation_steps(service, generaliser_for(service), gist_writer_for(service))
     reply = {"queued": [str(p) for p in pending], "consolidating": bool(consolidating)}
     # Maintenance and consolidation wait for a quiet daemon (housekeeping).
     return Reply(reply, steps, (*maintenance_steps(service), *consolidating))

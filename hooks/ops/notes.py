@@ -111,7 +111,17 @@ def op_periodic_all(service: MemoryService, args: Args) -> Any:
     return [_note(p, periodic.note_path(service.vault, p), readable(text)) for p, text in found]
 
 
+def op_changelog_append(service: MemoryService, args: Args) -> Any:
+    project = args.get("project") or ""
+    if not isinstance(project, str):
+        raise RecallError("project must be a string")
+    record = service.append_changelog(_text(args), project)
+    entry = record.body.rstrip("\n").rsplit("\n", 1)[-1]
+    return {"id": record.id, "path": str(record.path), "entry": entry}
+
+
 NOTE_OPS: dict[str, Callable[[MemoryService, Args], Any]] = {
+    "changelog_append": op_changelog_append,
     "daily_show": op_daily_show,
     "daily_init": op_daily_init,
     "daily_load": op_daily_load,

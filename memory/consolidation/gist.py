@@ -1,12 +1,15 @@
 """Episodic to semantic gist without an LLM (pure): of a long memory keep the
 sentence that carries the decision or preference (decision wording, and the
 closing sentence where a story usually lands), plus any sentence saying what
-was changed; the context around it may go.
+was changed; the context around it may go. With `llm_gist` on, a `WriteGists`
+callable (hooks/claude_code/llm_gist.py) writes them instead; a gist it
+cannot write, or writes no shorter, is the rule-based one.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`'\"(\[])")
 _CUE = re.compile(
@@ -27,6 +30,9 @@ _WE_CHANGED = re.compile(
 LAST_SENTENCE_BONUS = 1.5
 LEAD_BONUS = 2.0
 MIN_WORDS = 40  # a shorter memory is kept whole: compressing it saves little
+SHORTER = 0.8  # a gist must be shorter than this share of the text
+# texts -> a gist for each (None: none written); one call per consolidation run
+WriteGists = Callable[[list[str]], "list[str | None]"]
 
 
 def sentences(text: str) -> list[str]:
@@ -43,7 +49,7 @@ def gist_sentences(text: str, min_sentences: int = 3) -> list[str]:
     the text is shorter than `min_sentences` or MIN_WORDS (it is its own gist).
     A question is never the gist."""
     found = sentences(text)
-    if len(found) < min_sentences or len(text.split()) < MIN_WORDS:
+    if not long_enough(text, min_sentences):
         return []
     scores = [
         -1.0 if s.endswith("?") else _score(s, n == len(found) - 1) for n, s in enumerate(found)
@@ -62,4 +68,15 @@ def decision_gist(text: str, min_sentences: int = 3) -> str | None:
     if not kept or not any(_CUE.search(s) or _LEAD.match(s) for s in kept):
         return None
     gist = " ".join(kept)
-    return gist if len(gist) < 0.8 * len(" ".join(text.split())) else None
+    return gist if len(gist) < SHORTER * len(" ".join(text.split())) else None
+
+
+def long_enough(text: str, min_sentences: int = 3) -> bool:
+    """Whether `text` is long enough to be gisted at all (else it is its own gist)."""
+    return len(sentences(text)) >= min_sentences and len(text.split()) >= MIN_WORDS
+
+
+def written_gist(written: str | None, text: str) -> str | None:
+    """A gist a model wrote for `text`, if it is one: on one line, shorter."""
+    gist = " ".join((written or "").split())
+    return gist if gist and len(gist) < SHORTER * len(" ".join(text.split())) else None

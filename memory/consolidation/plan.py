@@ -12,7 +12,7 @@ from typing import Any
 
 from memory.consolidation.clusters import cluster
 from memory.consolidation.config import ConsolidationConfig
-from memory.consolidation.gist import decision_gist
+from memory.consolidation.gist import WriteGists, decision_gist, long_enough, written_gist
 from memory.consolidation.merge import merged_text
 from memory.consolidation.patterns import Generalise, find_themes, pattern_text
 from memory.consolidation.relations import supersedes, why_not_one_fact
@@ -75,8 +75,10 @@ def make_plan(
     now: datetime,
     generalise: Generalise | None = None,
     covered: list[frozenset[str]] | None = None,
+    write_gists: WriteGists | None = None,
 ) -> Plan:
-    """`covered`: the sources of existing patterns (a theme is generalised once)."""
+    """`covered`: the sources of existing patterns (a theme is generalised once);
+    `write_gists`: the model's gists (llm_gist), else the rule-based ones."""
     plan = Plan(list[Action](_supersessions(snapshot, config.contradiction_cosine)))
     superseded = {s.older for s in plan.of(Supersede)}
     groups = _groups(snapshot, config, superseded)
@@ -88,7 +90,7 @@ def make_plan(
                 Merge(tuple(group), merged_text(texts), f"{len(group)} alike, mean {mean:.2f}")
             )
     merged = {m for merge in plan.of(Merge) for m in merge.sources}
-    plan.actions += _gists(snapshot, config, now, superseded | merged)
+    plan.actions += _gists(snapshot, config, now, superseded | merged, write_gists)
     plan.actions += _patterns(snapshot, config, groups, superseded, generalise, covered or [])
     return plan
 
@@ -204,16 +206,31 @@ def _near_identical(snapshot: Snapshot, group: list[str], config: ConsolidationC
 
 
 def _gists(
-    snapshot: Snapshot, config: ConsolidationConfig, now: datetime, skip: set[str]
+    snapshot: Snapshot,
+    config: ConsolidationConfig,
+    now: datetime,
+    skip: set[str],
+    write_gists: WriteGists | None = None,
 ) -> list[Gist]:
-    found = []
+    """Old, long episodic memories' gists: the model's when `write_gists` is
+    given and writes one (asked once for all), else the rule-based one."""
+    due = []
     for memory_id, item in sorted(snapshot.items.items()):
         row = snapshot.rows[memory_id]
         if memory_id in skip or row.tier != "episodic" or row.source == "consolidation":
             continue
         if days_between(parse_time(row.created), now) <= config.gist_after_days:
             continue
-        gist = decision_gist(item.text, config.gist_min_sentences)
+        if long_enough(item.text, config.gist_min_sentences):
+            due.append((memory_id, item.text))
+    written: list[str | None] = [None] * len(due)
+    if write_gists is not None and due:
+        answers = write_gists([text for _, text in due])
+        if len(answers) == len(due):  # else the answer is not about these texts
+            written = list(answers)
+    found = []
+    for (memory_id, text), answer in zip(due, written, strict=True):
+        gist = written_gist(answer, text) or decision_gist(text, config.gist_min_sentences)
         if gist:
             found.append(Gist(memory_id, gist))
     return found

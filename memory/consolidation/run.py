@@ -17,6 +17,7 @@ from indexer.sync import Progress
 from memory.consolidation.apply import Runner
 from memory.consolidation.config import ConsolidationConfig
 from memory.consolidation.files import JournaledFiles
+from memory.consolidation.gist import WriteGists
 from memory.consolidation.journal import Journal, UndoReport, list_runs, new_run_id, undo
 from memory.consolidation.patterns import Generalise
 from memory.consolidation.plan import Action, Merge, Plan, Supersede, make_plan
@@ -65,17 +66,24 @@ def last_run(service: ServiceContext) -> str | None:
 
 
 def plan_now(
-    service: ServiceContext, generalise: Generalise | None = None
+    service: ServiceContext,
+    generalise: Generalise | None = None,
+    write_gists: WriteGists | None = None,
 ) -> tuple[Snapshot, Plan]:
     service.fresh()
     snapshot = take_snapshot(service)
-    return snapshot, _plan(service, snapshot, generalise)
+    return snapshot, _plan(service, snapshot, generalise, write_gists)
 
 
-def _plan(service: ServiceContext, snapshot: Snapshot, generalise: Generalise | None) -> Plan:
+def _plan(
+    service: ServiceContext,
+    snapshot: Snapshot,
+    generalise: Generalise | None,
+    write_gists: WriteGists | None = None,
+) -> Plan:
     config = ConsolidationConfig.from_settings(service.settings)
     covered = _pattern_sources(service)
-    return make_plan(snapshot, config, service.clock(), generalise, covered)
+    return make_plan(snapshot, config, service.clock(), generalise, covered, write_gists)
 
 
 def _pattern_sources(service: ServiceContext) -> list[frozenset[str]]:
@@ -93,10 +101,11 @@ def consolidate(
     dry_run: bool = False,
     generalise: Generalise | None = None,
     progress: Progress | None = None,
+    write_gists: WriteGists | None = None,
 ) -> RunReport:
     """A run asked for by hand (not bounded: the person sees and can undo it);
     `progress(done, total)` is called as actions are applied."""
-    snapshot, plan = plan_now(service, generalise)
+    snapshot, plan = plan_now(service, generalise, write_gists)
     if dry_run:
         return RunReport(None, True, plan.counts(), plan.to_dict())
     runner = _start(service, snapshot)
@@ -204,7 +213,9 @@ def due(service: ServiceContext, now: datetime) -> bool:
 
 
 def consolidation_steps(
-    service: ServiceContext, generalise: Generalise | None = None
+    service: ServiceContext,
+    generalise: Generalise | None = None,
+    write_gists: WriteGists | None = None,
 ) -> list[Callable[[], object]]:
     """The automatic run as steps (none when not due): read the memories, embed
     long ones' gists a batch at a time, plan, apply actions about STEP_SECONDS at
@@ -223,7 +234,8 @@ def consolidation_steps(
     def plan_step() -> None:
         embed_gists(service, work["draft"])  # whatever the embed steps left
         snapshot = finish_snapshot(work.pop("draft"))
-        plan, later = _bounded(service, _plan(service, snapshot, generalise), len(snapshot.rows))
+        planned = _plan(service, snapshot, generalise, write_gists)
+        plan, later = _bounded(service, planned, len(snapshot.rows))
         runner = _start(service, snapshot, automatic=True)
         journal = runner.files.journal
         for entry in later:  # the bodies the plan saw: an edited memory is skipped later
@@ -251,9 +263,11 @@ def consolidation_steps(
 
 
 def consolidate_if_due(
-    service: ServiceContext, generalise: Generalise | None = None
+    service: ServiceContext,
+    generalise: Generalise | None = None,
+    write_gists: WriteGists | None = None,
 ) -> RunReport | None:
     """The automatic run all at once (the CLI sweep): its report, or None if not due."""
-    results = [step() for step in consolidation_steps(service, generalise)]
+    results = [step() for step in consolidation_steps(service, generalise, write_gists)]
     last = results[-1] if results else None
     return last if isinstance(last, RunReport) else None

@@ -17,7 +17,7 @@ from memory.context import ServiceContext
 from memory.encode.redact import redact
 from memory.errors import RecallError
 from vault.clock import format_time, parse_time
-from vault.errors import VaultError
+from vault.errors import MemoryNotFoundError, VaultError
 from vault.frontmatter import FrontmatterError, parse
 from vault.ids import make_id, slugify, validate_id
 from vault.schema import MemoryRecord, as_strings
@@ -78,6 +78,46 @@ def jot(
         service.on_files_changed([path])
         return service.store.read_path(path)
     raise RecallError("could not find a free id for this memory")
+
+
+CHANGELOG = "changelog"  # the kind, topic, tag and source of a changelog memory
+
+
+def changelog_id(project: str) -> str:
+    """The id of `project`'s changelog memory ("changelog" for none): readable,
+    and distinct for projects whose names slug alike."""
+    if not project:
+        return CHANGELOG
+    digest = hashlib.sha1(project.encode("utf-8")).hexdigest()[:4]
+    return f"{CHANGELOG}-{slugify(project, max_words=6)}-{digest}"
+
+
+def append_changelog(service: ServiceContext, text: str, project: str = "") -> MemoryRecord:
+    """Add a dated line to the project's changelog: one curated memory per project
+    (memories/changelog-<project>.md), created on the first entry, indexed and
+    synced like any memory. The text and project are redacted first."""
+    service.require_vault()
+    entry_text = " ".join(redact(_printable(text)).split())
+    if not entry_text:
+        raise RecallError("nothing to add: the changelog entry is empty (or entirely private)")
+    project = redact(project)
+    now = service.clock()
+    memory_id = changelog_id(project)
+    entry = f"- {now:%Y-%m-%d} {entry_text}"
+    try:
+        record = service.store.append_body(memory_id, entry, {"last_access": now})
+    except MemoryNotFoundError:
+        fields = {"topic": CHANGELOG, "tags": [CHANGELOG], "project": project, "source": CHANGELOG}
+        meta = _new_memory(now, now, "curated", CHANGELOG, fields)
+        meta.update(id=memory_id, stability=service.config.curated_base_stability)
+        title = f"# Changelog: {project}" if project else "# Changelog"
+        try:
+            path = service.store.create(memory_id, meta, f"{title}\n\n{entry}\n")
+            record = service.store.read_path(path)
+        except FileExistsError:  # another writer created it first: add to theirs
+            record = service.store.append_body(memory_id, entry, {"last_access": now})
+    service.on_files_changed([record.path])
+    return record
 
 
 def _done_before(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from indexer.catalog_reader import catalog_path, keyword_matches
@@ -28,7 +27,7 @@ Tiers = dict[str, list[dict[str, Any]]]
 
 
 def keyword_recall(
-    root: Path,
+    vault: Vault,
     query: str,
     now: datetime,
     config: MemoryConfig,
@@ -42,8 +41,8 @@ def keyword_recall(
     match = match_expression(query)
     if not match:
         return tiers
-    usage = _usage_factors(root, config)
-    for row in keyword_matches(catalog_path(root), match, context_weight=context_weight):
+    usage = _usage_factors(vault, config)
+    for row in keyword_matches(catalog_path(vault.root), match, context_weight=context_weight):
         similarity = normalise_bm25(row.relevance, saturation)
         current = lifecycle_strength(row, now, config, parse_time(row.last_access))
         project_match = bool(project) and row.project == project
@@ -74,12 +73,11 @@ def keyword_recall(
     return tiers
 
 
-def _usage_factors(root: Path, config: MemoryConfig) -> Callable[[str, datetime], float]:
+def _usage_factors(vault: Vault, config: MemoryConfig) -> Callable[[str, datetime], float]:
     """Appearances in results and periodic-note links, read from the same files the
     daemon keeps (read only), so a memory's boost is the daemon's."""
-    vault = Vault(root)
     appearances = AppearanceLog(vault.state_dir)
-    periodic = PeriodicLinks(vault.periodic_dir)
+    periodic = PeriodicLinks(vault)
     appearances.refresh()
     periodic.refresh()
 

@@ -25,7 +25,7 @@ def test_fallback_and_daemon_give_a_memory_the_same_boost(
     ):
         service.jot(other)  # BM25 needs a corpus: one document has no rare words
     service.validate(memory.id, up=True)
-    weekly = service.vault.periodic_dir / "weekly"
+    weekly = service.vault.note_dir("weekly")
     weekly.mkdir(parents=True, exist_ok=True)
     (weekly / "2026-W01.md").write_text(f"- [[{memory.id}]]\n", encoding="utf-8")
     service.note_appearances([memory.id])
@@ -34,7 +34,7 @@ def test_fallback_and_daemon_give_a_memory_the_same_boost(
     [daemon_hit] = service.recall("canary deploy branch", options)
     assert daemon_hit.boost == pytest.approx(1.1 * 1.15 * 1.3 * 1.05)  # usage, project, +0.1
 
-    tiers = keyword_recall(service.vault.root, "canary deploy branch", clock(), service.config,
+    tiers = keyword_recall(service.vault, "canary deploy branch", clock(), service.config,
                            service.settings.bm25_saturation, project="project-a")  # fmt: skip
     [hit] = [h for tier in tiers.values() for h in tier]
     fallback_boost = hit["score"] / (hit["similarity"] * hit["strength"])

@@ -94,7 +94,7 @@ def test_notes_are_created_once_appended_above_the_source_and_listed(vault: Vaul
     head, source = split_source(path.read_text())
     assert head.endswith("## Notes\n- shipped the auth flow")
     assert "raw source" in source
-    (vault.periodic_dir / "weekly" / "notes-about-weeks.md").write_text("not a period")
+    (vault.note_dir("weekly") / "notes-about-weeks.md").write_text("not a period")
     assert [p.key for p in list_notes(vault, "weekly")] == ["2027-W04"]
 
 

@@ -38,7 +38,7 @@ def test_files_created_under_umask_077_are_0600(vault: Vault, umask_077: None) -
                           "a private note\n")  # fmt: skip
     append_daily(vault, parse_time("2026-01-01T09:00:00Z"), "- a line")
     JsonState(vault.state_dir / "cursors.json").update(lambda data: data.update(a=1))
-    periodic = vault.periodic_dir / "weekly" / "2026-W01.md"
+    periodic = vault.note_dir("weekly") / "2026-W01.md"
     atomic_write(periodic, b"# week 1\n")
     for path in (memory, vault.daily_dir / "2026-01-01.md", vault.state_dir / "cursors.json",
                  periodic):  # fmt: skip

@@ -79,7 +79,10 @@ def test_every_key_of_the_old_table_is_still_read() -> None:
     old = {line.split()[1] for line in default_config_text().splitlines() if " = " in line}
     assert old == {spec.key for spec in SETTINGS}
     added = {"min_cosine", "hedged_cosine", "hedged_gap", "hook_confident_max",  # round three
-             "hook_hedged_max", "auto_retire_limit", "auto_retire_share"}  # fmt: skip
+             "hook_hedged_max", "auto_retire_limit", "auto_retire_share",
+             "daily_folder", "weekly_folder", "monthly_folder", "quarterly_folder",
+             "yearly_folder", "llm_briefing", "llm_briefing_seconds", "llm_gist",
+             "llm_gist_seconds", "push_on_success"}  # fmt: skip
     added |= {"index_paths", "index_extensions", "index_max_depth", "index_skip_dirs",
               "categories", "category_rules"}  # folders indexed in place, categories  # fmt: skip
     assert added <= old

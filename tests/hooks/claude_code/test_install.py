@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from hooks.claude_code.install import EVENTS
 
 FAKE_CLAUDE = f"""#!{sys.executable}
@@ -132,3 +134,32 @@ def test_a_vault_mcp_server_that_is_not_ours_is_left_alone(tmp_path: Path) -> No
     assert json.loads(config.read_text()) == theirs
     log = tmp_path / "claude-calls.log"
     assert not log.exists() or "mcp" not in log.read_text()
+
+
+def test_push_on_success_adds_post_tool_use_for_edits_and_a_later_install_takes_it_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings, guide = setup(tmp_path)
+
+    def ours(event: str) -> list[dict[str, object]]:
+        groups = json.loads(settings.read_text())["hooks"].get(event, [])
+        return [g for g in groups if "vault-hook" in json.dumps(g)]
+
+    assert run(tmp_path, "install").returncode == 0
+    assert ours("PostToolUse") == []  # off by default
+    monkeypatch.setenv("VAULT_PUSH_ON_SUCCESS", "true")
+    result = run(tmp_path, "install")
+    monkeypatch.delenv("VAULT_PUSH_ON_SUCCESS")
+    assert result.returncode == 0, result.stderr
+    assert f"hooks: add {len(EVENTS) + 1} events" in result.stdout
+    [group] = ours("PostToolUse")
+    assert group["matcher"] == "Edit|Write|MultiEdit|NotebookEdit"
+    assert json.dumps(group).endswith('vault-hook\\" post-tool-use", "timeout": 5}]}')
+    prettier = json.loads(settings.read_text())["hooks"]["PostToolUse"][0]
+    assert prettier["hooks"][0]["command"] == "prettier --write"  # another tool's, kept
+
+    assert run(tmp_path, "install").returncode == 0  # the option off again
+    assert ours("PostToolUse") == []
+    assert run(tmp_path, "uninstall").returncode == 0
+    assert settings.read_text() == ORIGINAL_SETTINGS
+    assert guide.read_text() == ORIGINAL_GUIDE

@@ -27,6 +27,7 @@ FACTS = [
 ELSEWHERE = {
     "bench": "test_bench.py",
     "capture": "test_every_way_in.py",
+    "changelog": "test_changelog.py",
     "compaction": "test_compaction.py",
     "config": "test_notes_cli.py",
     "confirm": "test_one_writer.py",

@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.model, pytest.mark.anyio]
 TOOLS = {"recall", "remember", "confirm", "reinforce", "forget", "recall_cold", "revive",
          "ingest", "search_by_tag", "status", "daily_append", "prune", "daily_load",
          "periodic_load", "periodic_append", "periodic_synthesize", "access_stats", "consolidate",
-         "validate"}  # fmt: skip
+         "validate", "changelog_append"}  # fmt: skip
 INSPECTOR = (
     Path(__file__).resolve().parents[3] / ".tools" / "node_modules" / ".bin" / "mcp-inspector"
 )

@@ -48,3 +48,18 @@ async def test_notes_over_stdio(vault: Vault) -> None:
         bad = await c.call_tool("periodic_append", {"level": "daily", "text": "x"})
         assert bad.is_error
         assert "level must be one of weekly" in bad.content[0].text
+
+
+async def test_changelog_over_stdio(vault: Vault) -> None:
+    today = datetime.now(UTC).date()  # the server runs on the real clock
+    secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    async with Client(params(vault)) as c:
+        added = await call(c, "changelog_append", text=f"Shipped auth {secret}", project="acme/api")
+        assert added["entry"] == f"- {today} Shipped auth [REDACTED]"
+        again = await call(c, "changelog_append", text="Fixed login", project="acme/api")
+        assert again["id"] == added["id"]
+        empty = await c.call_tool("changelog_append", {"text": "  "})
+        assert empty.is_error
+    text = Path(added["path"]).read_text()
+    assert f"- {today} Shipped auth [REDACTED]\n- {today} Fixed login\n" in text
+    assert secret not in text

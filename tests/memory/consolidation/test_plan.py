@@ -7,7 +7,7 @@ import numpy as np
 
 from indexer.catalog import ManifestRow
 from memory.consolidation.config import ConsolidationConfig
-from memory.consolidation.plan import Merge, Supersede, make_plan
+from memory.consolidation.plan import Gist, Merge, Supersede, make_plan
 from memory.consolidation.relations import Item, WordWeights, similarity
 from memory.consolidation.snapshot import Snapshot
 from memory.consolidation.text import analyse
@@ -70,3 +70,45 @@ def test_restatements_merge_chitchat_does_not_and_the_newer_port_wins() -> None:
     assert "yield" in merge.text
     [supersede] = plan.of(Supersede)
     assert (supersede.older, supersede.reason) == ("m030", "port 8000 -> 8080")
+
+
+LONG_STORIES = [
+    "On Monday we looked at the flaky payment tests for a while. They failed on CI only. "
+    "After an hour we found the cause in the shared fixtures, which leaked state between tests "
+    "through a module global. We decided to always build the payment client inside a fixture.",
+    "The deploy on Friday went badly and took the whole afternoon to recover from. The "
+    "migration locked the orders table for twenty minutes while traffic was high. We agreed "
+    "to never run schema migrations on Fridays again, and to run them before noon.",
+]
+
+
+def stories() -> Snapshot:
+    items, rows = {}, {}
+    for n, text in enumerate(LONG_STORIES):
+        memory_id, created = f"s{n}", "2025-09-01T00:00:00Z"
+        items[memory_id] = Item(memory_id, "", "fact", "", created, text, analyse(text))
+        rows[memory_id] = ManifestRow(memory_id, f"memories/{memory_id}.md", False, 0, 0, "",
+                                      created, created, 7.0, "episodic", "fact", "", (), "", "",
+                                      "jot", 0, 0, 1.0, ())  # fmt: skip
+    weights = WordWeights(item.facts.tokens for item in items.values())
+    return Snapshot(items, rows, {m: np.zeros(3) for m in items}, {}, {}, weights)
+
+
+def test_the_models_gists_are_asked_once_and_used_when_shorter_else_the_rules() -> None:
+    config = ConsolidationConfig.from_settings(load_settings(None, {}))
+    asked: list[list[str]] = []
+
+    def write_gists(texts: list[str]) -> list[str | None]:
+        asked.append(texts)
+        return ["Build the payment client in a fixture.", texts[1] + " Really."]  # 2nd: longer
+
+    plan = make_plan(stories(), config, T0, write_gists=write_gists)
+    gists = {gist.memory: gist.text for gist in plan.of(Gist)}
+    assert asked == [LONG_STORIES]
+    assert gists["s0"] == "Build the payment client in a fixture."
+    assert gists["s1"].startswith("We agreed to never run schema migrations on Fridays")
+    rules = {gist.memory: gist.text for gist in make_plan(stories(), config, T0).of(Gist)}
+    assert rules["s1"] == gists["s1"]
+    assert rules["s0"] != gists["s0"]
+    broken = make_plan(stories(), config, T0, write_gists=lambda texts: [None])  # wrong length
+    assert {gist.memory: gist.text for gist in broken.of(Gist)} == rules
