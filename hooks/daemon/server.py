@@ -68,14 +68,13 @@ class Daemon:
         first: dict[str, Any] | None = None,
     ) -> None:
         """`first`: a request to do as soon as the daemon is warm (from whoever spawned it)."""
-        vault = vault.configured(settings)  # the note folders (automatic sync commits them)
-        self.vault = vault
+        self.vault = vault.configured(settings)  # the note folders (automatic sync commits them)
         self.first = first
         self.settings = settings
         self.idle_seconds = float(idle_seconds or settings.daemon_idle_seconds)
-        index = VaultIndex(vault, settings, embedder=serving_embedder(settings.model))
+        index = VaultIndex(self.vault, settings, embedder=serving_embedder(settings.model))
         self.service = MemoryService(
-            vault, settings, auto_sync=False, embed_on_write=True, index=index
+            self.vault, settings, auto_sync=False, embed_on_write=True, index=index
         )
         self.started, self.version = time.time(), installed_version()  # the code it runs
         self.ready_seconds: float | None = None  # from start to ready to answer
