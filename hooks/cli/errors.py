@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from hooks.client.protocol import UnsafeSocketFolder, error_line
+from hooks.client.protocol import InvalidRequest, UnsafeSocketFolder, error_line
 from indexer.errors import (
     CorruptIndexError,
     IndexBusyError,
@@ -63,7 +63,7 @@ def to_cli_error(exc: Exception) -> click.ClickException:
         return DaemonDown(message)
     if isinstance(exc, (InvalidIdError, RefusedSourceError)):
         return BadArgument(message)
-    if isinstance(exc, (MemoryNotFoundError, RecallError)):
+    if isinstance(exc, (MemoryNotFoundError, RecallError, InvalidRequest)):
         return CliError(message)
     if isinstance(exc, (BrokenFileError, VaultError)):
         return VaultInvalid(message)
@@ -72,14 +72,15 @@ def to_cli_error(exc: Exception) -> click.ClickException:
     return CliError(message)
 
 
-HANDLED = (VaultError, IndexerError, RecallError, OSError)
+HANDLED = (VaultError, IndexerError, RecallError, InvalidRequest, OSError)
 
 # The errors the daemon reports by class name (its replies' `kind`).
 _DAEMON_KINDS: dict[str, type[Exception]] = {
     kind.__name__: kind
     for kind in (
         InvalidIdError, MemoryNotFoundError, BrokenFileError, ConcurrentEditError, VaultError,
-        RecallError, IndexerError, CorruptIndexError, IndexBusyError, ModelUnavailableError,
+        RecallError, InvalidRequest, IndexerError, CorruptIndexError, IndexBusyError,
+        ModelUnavailableError,
     )
 }  # fmt: skip
 

@@ -32,6 +32,11 @@ class ProtocolError(Exception):
     large, or an operation the daemon does not know."""
 
 
+class InvalidRequest(ValueError):
+    """A well-formed request whose arguments are missing or of the wrong kind
+    (the message names the argument)."""
+
+
 def run_dir(root: Path) -> Path:
     return root / ".index" / "run"
 

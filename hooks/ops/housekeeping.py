@@ -7,10 +7,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from hooks.client.protocol import InvalidRequest
 from hooks.ops.requests import Args, Reply, optional_text, shown, text_arg
 from memory.consolidation.gist import WriteGists
 from memory.consolidation.patterns import Generalise
-from memory.errors import RecallError
 from memory.service import MemoryService
 
 # Consolidation ------------------------------------------------------------------
@@ -60,7 +60,7 @@ def _review(service: MemoryService, what: str, picks: object) -> dict[str, objec
     chosen = None
     if picks is not None:
         if not isinstance(picks, list) or not all(isinstance(n, int) for n in picks):
-            raise RecallError("picks must be a list of entry numbers")
+            raise InvalidRequest("picks must be a list of entry numbers")
         chosen = [int(n) for n in picks]
     if what == "list":
         return {"pending": pending(service.vault)}
@@ -68,13 +68,13 @@ def _review(service: MemoryService, what: str, picks: object) -> dict[str, objec
         return {"applied": apply_review(service, chosen).to_dict()}
     if what == "drop":
         return {"dropped": drop_review(service, chosen)}
-    raise RecallError(f"review must be list, apply or drop, not {what!r}")
+    raise InvalidRequest(f"review must be list, apply or drop, not {what!r}")
 
 
 def op_validate(service: MemoryService, args: Args) -> Reply:
     up = args.get("up")
     if not isinstance(up, bool):
-        raise RecallError("up must be true (the memory is right) or false (it is wrong)")
+        raise InvalidRequest("up must be true (the memory is right) or false (it is wrong)")
     return Reply(shown(service, service.validate(text_arg(args, "id"), up).id))
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from memory.errors import RecallError
+from hooks.client.protocol import InvalidRequest
 from memory.results import memory_dict
 from memory.service import MemoryService
 from vault.config import BY_KEY
@@ -37,7 +37,7 @@ class Reply:
 def text_arg(args: Args, key: str) -> str:
     value = args.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise RecallError(f"{key} must be a non-empty string")
+        raise InvalidRequest(f"{key} must be a non-empty string")
     return value
 
 
@@ -46,14 +46,14 @@ def optional_text(args: Args, key: str, default: str = "") -> str:
     if value is None:
         return default
     if not isinstance(value, str):
-        raise RecallError(f"{key} must be a string")
+        raise InvalidRequest(f"{key} must be a string")
     return value
 
 
 def texts_arg(args: Args, key: str) -> list[str]:
     value = args.get(key) or []
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise RecallError(f"{key} must be a list of strings")
+        raise InvalidRequest(f"{key} must be a list of strings")
     return [str(item) for item in value]
 
 
@@ -68,7 +68,7 @@ def with_request_settings(service: MemoryService, args: Args, strict: bool) -> M
     if not overrides:
         return service
     if not isinstance(overrides, dict):
-        raise RecallError("settings must be an object of VAULT_<KEY> texts")
+        raise InvalidRequest("settings must be an object of VAULT_<KEY> texts")
     settings = service.settings.with_overrides(overrides)
     fixed = [key for key in overrides if not BY_KEY[key].per_call
              and settings.value(key) != service.settings.value(key)]  # fmt: skip

@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from hooks.client.protocol import RAW_REPLY_OPS, ProtocolError
+from hooks.client.protocol import RAW_REPLY_OPS, InvalidRequest, ProtocolError
 from hooks.ops.housekeeping import HOUSEKEEPING_OPS
 from hooks.ops.notes import NOTE_OPS
 from hooks.ops.requests import (
@@ -39,13 +39,13 @@ from vault.errors import VaultError
 
 # The errors that mean "the request could not be done as asked" (bad input, an
 # unknown id, a broken file, an unusable index). Anything else is a bug.
-EXPECTED_ERRORS = (VaultError, IndexerError, RecallError, ProtocolError)
+EXPECTED_ERRORS = (VaultError, IndexerError, RecallError, InvalidRequest, ProtocolError)
 
 
 def _options(args: Args) -> RecallOptions:
     limit = args.get("limit", 5)
     if not isinstance(limit, int) or isinstance(limit, bool):
-        raise RecallError("limit must be a whole number")
+        raise InvalidRequest("limit must be a whole number")
     return RecallOptions(
         limit=limit,
         project=optional_text(args, "project") or None,
@@ -68,7 +68,7 @@ def _at_request_clock(service: MemoryService, now: object) -> MemoryService:
     try:
         return service.at(fixed_clock(parse_time(now)))
     except ValueError:
-        raise RecallError(f"now: {now!r} is not an ISO 8601 time") from None
+        raise InvalidRequest(f"now: {now!r} is not an ISO 8601 time") from None
 
 
 def _promised(hit: Hit, reinforce: bool) -> Hit:
@@ -194,7 +194,7 @@ def _created(args: Args) -> datetime | None:
     try:
         return parse_time(text) if text else None
     except ValueError:
-        raise RecallError(f"created: {text!r} is not an ISO 8601 time") from None
+        raise InvalidRequest(f"created: {text!r} is not an ISO 8601 time") from None
 
 
 def op_ingest(service: MemoryService, args: Args) -> Reply:

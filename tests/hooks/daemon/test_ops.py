@@ -42,9 +42,9 @@ def test_a_bug_is_logged_with_its_traceback_and_answered_as_internal(
     ("message", "kind", "error"),
     [
         ({"op": "show", "args": {"id": "../../etc/passwd"}}, "InvalidIdError", "path separators"),
-        ({"op": "jot", "args": {"text": "a note", "tags": 5}}, "RecallError", "list of strings"),
-        ({"op": "jot", "args": {"text": "a note", "topic": 7}}, "RecallError", "topic must be"),
-        ({"op": "show", "args": {"id": "x", "now": "soon"}}, "RecallError", "ISO 8601"),
+        ({"op": "jot", "args": {"text": "a note", "tags": 5}}, "InvalidRequest", "list of strings"),
+        ({"op": "jot", "args": {"text": "a note", "topic": 7}}, "InvalidRequest", "topic must be"),
+        ({"op": "show", "args": {"id": "x", "now": "soon"}}, "InvalidRequest", "ISO 8601"),
         ({"op": "no-such-op", "args": {}}, "protocol", "unknown operation"),
     ],
 )
