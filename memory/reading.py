@@ -4,6 +4,8 @@ archive, files with problems, the index)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from memory.consolidation.run import last_run
 from memory.context import ServiceContext, listing
 from memory.lifecycle.salience import learning
@@ -31,14 +33,18 @@ def show(service: ServiceContext, memory_id: str) -> tuple[MemoryRecord, float]:
 
 
 def list_memories(
-    service: ServiceContext, tier: str | None = None, archived: bool = False, tag: str | None = None
+    service: ServiceContext,
+    tier: str | None = None,
+    archived: bool = False,
+    tags: Sequence[str] = (),
 ) -> list[Listing]:
+    """Memories, strongest first; `tags`: only those carrying any of them."""
     service.fresh()
     now = service.clock()
     rows = [
         r
         for r in service.index.rows(archived=archived)
-        if (tier is None or r.tier == tier) and (tag is None or tag in r.tags)
+        if (tier is None or r.tier == tier) and (not tags or any(t in r.tags for t in tags))
     ]
     listings = [listing(service, r, now) for r in rows]
     listings.sort(key=lambda item: item.strength, reverse=True)

@@ -275,6 +275,13 @@ class Settings:
         per_call=False,
     )
     # [notes]
+    briefing_max_memories: int = declare(
+        "notes",
+        12,
+        "most memories the SessionStart briefing lists (within its characters)",
+        low=1,
+        high=200,
+    )
     briefing_periodic_share: float = declare(
         "notes",
         0.25,

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from hooks.claude_code.context_text import briefing_text
 from memory.config import MemoryConfig
-from memory.notes.briefing import MAX_ITEMS, Briefed, strongest
+from memory.notes.briefing import Briefed, strongest
 from memory.notes.ccl import encode, load_dictionary
 from memory.notes.recent import periodic_load
 from vault.config import Settings
@@ -27,7 +27,7 @@ def session_briefing(
     week's and month's notes, the recent daily log."""
     tier = int(settings.briefing_ccl_tier)
     config = MemoryConfig.from_settings(settings)
-    items = strongest(vault.root, now, config, project, candidates(tier))
+    items = strongest(vault.root, now, config, project, candidates(tier, settings))
     periodic = periodic_part(vault, now, limit, float(settings.briefing_periodic_share))
     daily = recent_daily(vault, now, limit // (4 if periodic else 3))
     room = limit - len(periodic) - len(daily) - 80  # the section titles
@@ -41,9 +41,10 @@ def periodic_part(vault: Vault, now: datetime, limit: int, share: float) -> str:
     return periodic_load(vault, now, room) if room >= 80 else ""
 
 
-def candidates(tier: int) -> int:
-    """How many memories to rank: compressed ones may let more in than the usual 8."""
-    return MAX_ITEMS * 2 if tier else MAX_ITEMS
+def candidates(tier: int, settings: Settings) -> int:
+    """How many memories to rank: compressed ones may let twice as many in."""
+    most = int(settings.briefing_max_memories)
+    return most * 2 if tier else most
 
 
 def compressed(items: list[Briefed], tier: int, room: int) -> tuple[list[Briefed], str]:

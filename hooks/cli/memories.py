@@ -101,16 +101,19 @@ def show(context: Context, memory_id: str, as_json: bool, now: datetime | None) 
 @click.command(name="list")
 @click.option("--tier", type=click.Choice(TIERS), default=None)
 @click.option("--archived", is_flag=True, help="List the archive instead.")
+@click.option(
+    "--tag", "tags", multiple=True, help="Only memories with this tag (repeat: any of them)."
+)
 @json_option
 @now_option
 @pass_context
-def list_(context: Context, tier: str | None, archived: bool, as_json: bool,
-          now: datetime | None) -> None:  # fmt: skip
+def list_(context: Context, tier: str | None, archived: bool, tags: tuple[str, ...],
+          as_json: bool, now: datetime | None) -> None:  # fmt: skip
     """List memories, strongest first.
 
-    Example: vault list --tier semantic --json
+    Example: vault list --tier semantic --tag postgres --tag migrations --json
     """
-    items = context.service(now).list_memories(tier=tier, archived=archived)
+    items = context.service(now).list_memories(tier=tier, archived=archived, tags=tags)
     emit([i.to_dict() for i in items]) if as_json else click.echo(render.listings(items))
 
 

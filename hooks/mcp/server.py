@@ -167,9 +167,11 @@ def _add_recall_tools(server: MCPServer, backend: Backend) -> None:
         return {"archived": [_hit(h, "cold") for h in hits]}
 
     @server.tool()
-    def search_by_tag(tag: str, limit: int = 10) -> dict[str, Any]:
-        """List active memories carrying a tag, strongest first."""
-        items = backend.call("list", {"tag": tag})
+    def search_by_tag(
+        tag: str, limit: int = 10, more_tags: list[str] | None = None
+    ) -> dict[str, Any]:
+        """List active memories carrying a tag (or any of `more_tags`), strongest first."""
+        items = backend.call("list", {"tag": tag, "tags": more_tags or []})
         return {"memories": [_listing(i) for i in items[: min(limit, MAX_ITEMS)]]}
 
 

@@ -241,7 +241,7 @@ def op_list(service: MemoryService, args: Args) -> Reply:
     items = service.list_memories(
         tier=optional_text(args, "tier") or None,
         archived=bool(args.get("archived")),
-        tag=optional_text(args, "tag") or None,
+        tags=[*texts_arg(args, "tags"), *filter(None, [optional_text(args, "tag")])],
     )
     return Reply([i.to_dict() for i in items])
 

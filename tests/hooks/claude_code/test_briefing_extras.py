@@ -77,3 +77,14 @@ def test_the_hook_compresses_when_the_setting_says_so(busy_week, clock) -> None:
     context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "Strongest memories: (CCL v1.0 T3:" in context
     assert "config db & env always read repo, bc" in context
+
+
+def test_the_briefing_lists_as_many_memories_as_the_setting_allows(busy_week, clock) -> None:
+    vault = busy_week.vault
+    quiet = {"VAULT_BRIEFING_PERIODIC_SHARE": "0"}
+    default = session_briefing(
+        vault, clock.now, load_settings(vault.config_path, quiet), None, 9000
+    )
+    few = load_settings(vault.config_path, {**quiet, "VAULT_BRIEFING_MAX_MEMORIES": "3"})
+    assert default.count("For the number") == 12
+    assert session_briefing(vault, clock.now, few, None, 9000).count("For the number") == 3

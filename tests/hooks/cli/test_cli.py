@@ -169,3 +169,15 @@ def test_long_work_shows_a_progress_bar_on_a_terminal_and_nothing_when_piped() -
     assert process.wait(timeout=120) == 0
     assert "Embedding" in terminal
     assert "100%" in terminal
+
+
+@pytest.mark.model
+def test_list_by_tag_shows_memories_with_any_of_the_tags() -> None:
+    run("init")
+    deploys = jot_here("Deploys go out with the release train on Tuesdays.", "--tag", "deploy")
+    migrations = jot_here("Schema migrations run before new code rolls out.", "--tag", "migrations")
+    jot_here("The office plants are watered on Fridays.", "--tag", "office")
+    listed = run("list", "--tag", "deploy", "--tag", "migrations", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert {item["id"] for item in json.loads(listed.stdout)} == {deploys, migrations}
+    assert json.loads(run("list", "--tag", "nowhere", "--json").stdout) == []
