@@ -68,7 +68,7 @@ class Daemon:
         first: dict[str, Any] | None = None,
     ) -> None:
         """`first`: a request to do as soon as the daemon is warm (from whoever spawned it)."""
-        self.vault = vault.configured(settings)  # the note folders (automatic sync commits them)
+        self.vault = vault = vault.configured(settings)  # its note folders (auto sync commits)
         self.first = first
         self.settings = settings
         self.idle_seconds = float(idle_seconds or settings.daemon_idle_seconds)
