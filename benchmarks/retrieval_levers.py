@@ -4,7 +4,7 @@ them), then every lever turns a question into the candidates recall would rank.
 
     HF_HUB_OFFLINE=1 nice .venv/bin/python -m benchmarks.retrieval_levers
         --data ../shared/bench/locomo-dev --data benchmarks/data/devmem
-        [--lever base --lever second-hop ...] [--hook-curve]
+        [--lever base --lever second-hop ...] [--hook-curve] [--split held-out]
 
 Rank path (R@5, R@10, by category): recall's gate, then similarity order, decay
 off, no see-also (so `base` is `vault bench retrieval --path rank --no-see-also`).
@@ -176,27 +176,33 @@ def hook_tiers(
 def evidence_curve(
     tiers: list[tuple[bool, set[str], Associative]], config: MemoryConfig
 ) -> list[tuple[str, dict[str, float]]]:
-    """The hook's choice under other bars: hedged cosine, hedged gap, a floor on a
-    hedged memory's fused similarity, hedged cap (2 confident at most, as shipped)."""
-    points: list[tuple[str, float, float, float, int]] = [
-        *((f"hedged_cosine {v}", v, config.hedged_gap, 0.0, 2) for v in (0.40, 0.41, 0.42, 0.45)),
-        *((f"hedged_gap {v}", config.hedged_cosine, v, 0.0, 2) for v in (0.02, 0.03, 0.1)),
-        *((f"hedged similarity >= {v}", config.hedged_cosine, config.hedged_gap, v, 2)
-          for v in (0.2, 0.25)),
-        ("hedged_gap 0.02 and similarity >= 0.2", config.hedged_cosine, 0.02, 0.2, 2),
-        ("hook_hedged_max 1", config.hedged_cosine, config.hedged_gap, 0.0, 1),
-        ("hook_hedged_max 0", config.hedged_cosine, config.hedged_gap, 0.0, 0),
-    ]  # fmt: skip
+    """The hook's choice under other bars and caps: hedged cosine, hedged gap, a
+    floor on a hedged memory's fused similarity, the confident and hedged caps."""
+    cosine, gap = config.hedged_cosine, config.hedged_gap
+    # (label, hedged cosine, hedged gap, hedged similarity floor, confident cap, hedged cap)
+    points: list[tuple[str, float, float, float, int, int]] = [
+        ("shipped", cosine, gap, 0.0, 2, 2),
+        ("hook_confident_max 3", cosine, gap, 0.0, 3, 2),
+        ("hook_confident_max 1", cosine, gap, 0.0, 1, 2),
+        ("1 confident, 1 hedged", cosine, gap, 0.0, 1, 1),
+        ("hook_hedged_max 1", cosine, gap, 0.0, 2, 1),
+        ("hook_hedged_max 0", cosine, gap, 0.0, 2, 0),
+        *((f"hedged_cosine {v}", v, gap, 0.0, 2, 2) for v in (0.41, 0.42)),
+        *((f"hedged_gap {v}", cosine, v, 0.0, 2, 2) for v in (0.02, 0.03)),
+        *((f"hedged similarity >= {v}", cosine, gap, v, 2, 2) for v in (0.2, 0.25)),
+        ("hedged_gap 0.02 and similarity >= 0.2", cosine, 0.02, 0.2, 2, 2),
+    ]
     curve = []
-    for label, cosine, gap, floor, hedged_max in points:
+    for label, hedged_cosine, hedged_gap, floor, confident_max, hedged_max in points:
         own: list[tuple[list[str], set[str], int]] = []
         foreign: list[bool] = []
         for is_own, relevant, found in tiers:
             best = max((h.similarity for h in found.confident + found.activated), default=0.0)
-
-            bar = max(best - gap, floor)
-            hedged = [h for h in found.activated if h.cosine >= cosine and h.similarity >= bar]
-            chosen = Associative(found.confident[:2], hedged[:hedged_max], [])
+            bar = max(best - hedged_gap, floor)
+            hedged = [
+                h for h in found.activated if h.cosine >= hedged_cosine and h.similarity >= bar
+            ]
+            chosen = Associative(found.confident[:confident_max], hedged[:hedged_max], [])
             text, ids = render_recall(chosen.to_dict(), 2000)
             if is_own and relevant:
                 own.append((ids, relevant, len(text)))
@@ -217,11 +223,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, action="append", required=True)
     parser.add_argument("--lever", action="append", choices=sorted(LEVERS))
     parser.add_argument("--hook-curve", action="store_true")
+    parser.add_argument("--split", help="only the questions of this half (tune, held-out)")
     args = parser.parse_args(argv)
     settings = load_settings(None, {})
     embedder = serving_embedder(settings.model)
     for data in args.data:
-        memories, queries = load(data)
+        memories, queries = load(data, args.split)
         with tempfile.TemporaryDirectory(prefix="vault-levers-") as tmp:
             services = {
                 conv: _open(build_vault(Path(tmp) / conv, items), settings, embedder, items)
