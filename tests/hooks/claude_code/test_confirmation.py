@@ -285,3 +285,26 @@ def test_with_a_daemon_a_purged_hedge_does_not_stop_the_others(tmp_path: Path) -
         ("confirm", {"id": "hedge-b", "now": "2026-01-20T09:00:00Z"}),
     ]
     assert not (tmp_path / ".index" / "run" / "starting").exists()
+
+
+def test_a_busy_daemon_that_took_the_yes_is_not_confirmed_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The daemon took the request but is busy past the hook's wait (a capture
+    step): it will confirm the memory itself, so no `vault confirm` is started
+    beside it (that would multiply stability by 2.5 twice)."""
+    import socket
+
+    from hooks.claude_code.confirmation import confirm
+    from hooks.client import client
+    from hooks.client.protocol import make_socket_folder, socket_path
+
+    started: list[list[str]] = []
+    monkeypatch.setattr(client, "run_detached", lambda root, args, environ: started.append(args))
+    path = socket_path(tmp_path)
+    make_socket_folder(path)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as busy:
+        busy.bind(str(path))
+        busy.listen(4)  # takes the request, never answers in time
+        confirm(tmp_path, ["hedge-a"], {"VAULT_NOW": "2026-01-20T09:00:00Z"})
+    assert started == []
