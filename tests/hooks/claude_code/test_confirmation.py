@@ -305,6 +305,12 @@ def test_a_busy_daemon_that_took_the_yes_is_not_confirmed_twice(
     make_socket_folder(path)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as busy:
         busy.bind(str(path))
-        busy.listen(4)  # takes the request, never answers in time
-        confirm(tmp_path, ["hedge-a"], {"VAULT_NOW": "2026-01-20T09:00:00Z"})
+        busy.listen(4)  # takes the requests, never answers in time
+        confirm(tmp_path, ["hedge-a", "hedge-b"], {"VAULT_NOW": "2026-01-20T09:00:00Z"})
+        taken = []
+        for _ in range(2):
+            connection, _ = busy.accept()
+            with connection, connection.makefile("rb") as stream:
+                taken.append(json.loads(stream.readline())["args"]["id"])
     assert started == []
+    assert taken == ["hedge-a", "hedge-b"]  # the daemon has both to do
