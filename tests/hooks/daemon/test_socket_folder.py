@@ -104,8 +104,8 @@ def test_a_safe_shared_folder_is_used(long_root: Path) -> None:
 def test_the_refusal_names_the_mode_that_is_wrong(long_root: Path) -> None:
     folder = Path(shared_socket_folder())
     folder.mkdir(mode=0o700)
-    folder.chmod(0o750)
-    with pytest.raises(UnsafeSocketFolder, match=r"open to other users \(mode 750\); remove it"):
+    folder.chmod(0o751)
+    with pytest.raises(UnsafeSocketFolder, match=r"open to other users \(mode 751\); remove it"):
         make_socket_folder(Path(socket_file(long_root)))
 
 
