@@ -91,6 +91,19 @@ def test_a_uuid_is_masked_only_next_to_a_key_word() -> None:
     assert redact(f"the license key {uuid} expires") == f"the license key {MARK} expires"
 
 
+def test_a_long_api_name_without_digits_is_kept() -> None:
+    """Letters only, short CamelCase pieces, few vowels: a name from a charting
+    library, not a key (random keys of letters only are rare)."""
+    text = "call gsnXYBarChartFillScaleF to fill the bars"
+    assert redact(text) == text
+
+
+def test_a_bare_key_whose_letters_are_two_fifths_vowels_is_masked() -> None:
+    # the vowel bar is inclusive: 40 % vowels still reads as random
+    text = "the build pulls with Oif7UuXUGfdWG5yP8Yib2eNU from the cache"
+    assert redact(text) == f"the build pulls with {MARK} from the cache"
+
+
 def test_a_key_word_opening_the_line_still_makes_a_uuid_a_key() -> None:
     """A pasted list of keys: the provider's name starts each line, the first
     line included."""
