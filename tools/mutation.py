@@ -85,6 +85,17 @@ def function_lines(source: Path, names: list[str]) -> set[int]:
     return lines
 
 
+def readme_figures() -> dict[str, str]:
+    """The kill rate the README records per group (its "Mutation testing" table)."""
+    figures = {}
+    text = (ROOT / "README.md").read_text()
+    for line in text[text.find("**Mutation testing.**") :].splitlines():
+        cells = [cell.strip().strip("`") for cell in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) > 1:
+            figures[cells[0]] = cells[1]
+    return figures
+
+
 def order(mutation: Any) -> tuple[str, tuple[int, int], str, int]:
     return (str(mutation.module_path), tuple(mutation.start_pos), mutation.operator_name,
             mutation.occurrence)  # fmt: skip
@@ -175,6 +186,7 @@ def main() -> None:
                    check=True, capture_output=True)  # fmt: skip
     os.symlink(ROOT / ".tools", tree / ".tools")
     exclude = excluded_operators()
+    recorded = readme_figures()
     results = []
     try:
         for name in chosen:
@@ -184,8 +196,9 @@ def main() -> None:
             scope = (f"  (a sample of {result['total']} of {result['eligible']})"
                      if result["total"] < result["eligible"] else "")  # fmt: skip
             rate = f"{result['rate']:6.1%}  target {result['target']:.0%}{scope}"
-            print(f"{mark} {name:16} killed {result['killed']:4}/{result['total']:<4} {rate}",
-                  flush=True)  # fmt: skip
+            readme = recorded.get(name, "none recorded")
+            print(f"{mark} {name:16} killed {result['killed']:4}/{result['total']:<4} {rate}"
+                  f"  (README: {readme})", flush=True)  # fmt: skip
             for survivor, diff in result["survivors"]:
                 print(f"      survived: {survivor}", flush=True)
                 if args.diff:
