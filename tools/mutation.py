@@ -12,7 +12,9 @@ never in this checkout.
         [--sample N] [--diff] [--keep] [--json]
 
 A group may name, per module, the functions that hold its concern
-(`functions`): the rest of that module is not mutated for the group. `--sample N`
+(`functions`): the rest of that module is not mutated for the group. Its
+`equivalent` list names survivors no test can tell from the original (the
+README says why for each); they are not counted. `--sample N`
 runs N mutants per group, evenly spaced over the ordered list (the same N every
 time), for a group too big to finish; the printed line says it was a sample.
 """
@@ -162,10 +164,15 @@ def run_group(name: str, group: dict[str, object], tree: Path, exclude: list[str
                               result.get("diff") or ""))  # fmt: skip
         else:
             killed += 1
+    ran = killed + len(survivors)
+    known: list[str] = group.get("equivalent", [])  # type: ignore[assignment]
+    equivalent = [key for key, _ in survivors if key in known]
+    survivors = [(key, diff) for key, diff in survivors if key not in known]
     total = killed + len(survivors)
     return {"group": name, "killed": killed, "total": total, "skipped": skipped,
             "rate": killed / total if total else 1.0, "target": group["target"],
-            "eligible": eligible, "survivors": survivors}  # fmt: skip
+            "eligible": eligible, "ran": ran, "equivalent": equivalent,
+            "survivors": survivors}  # fmt: skip
 
 
 def main() -> None:
@@ -193,8 +200,10 @@ def main() -> None:
             result = run_group(name, groups[name], tree, exclude, args.module, args.sample)
             results.append(result)
             mark = "ok " if result["rate"] >= result["target"] else "LOW"
-            scope = (f"  (a sample of {result['total']} of {result['eligible']})"
-                     if result["total"] < result["eligible"] else "")  # fmt: skip
+            scope = (f"  (a sample of {result['ran']} of {result['eligible']})"
+                     if result["ran"] < result["eligible"] else "")  # fmt: skip
+            if result["equivalent"]:
+                scope += f"  ({len(result['equivalent'])} equivalent, not counted)"
             rate = f"{result['rate']:6.1%}  target {result['target']:.0%}{scope}"
             readme = recorded.get(name, "none recorded")
             print(f"{mark} {name:16} killed {result['killed']:4}/{result['total']:<4} {rate}"
