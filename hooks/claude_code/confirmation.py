@@ -121,5 +121,7 @@ def confirm(root: Path, ids: list[str], environ: Mapping[str, str]) -> None:
             client.request(root, "confirm", {"id": memory_id, "now": environ.get("VAULT_NOW")}, 2.0)
         except client.DaemonError:
             continue  # purged or archived meanwhile
+        except client.DaemonSlow:
+            continue  # it took the request and will confirm: never a second time here
         except client.DaemonUnavailable:
             client.run_detached(root, ["confirm", memory_id], environ)

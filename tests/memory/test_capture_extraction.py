@@ -157,3 +157,18 @@ def test_questions_and_pasted_output_are_left_out_of_what_is_scored() -> None:
     assert turn.asked
     assert prepare("Error: listen EADDRINUSE: address already in use :::5173") is None
     assert prepare("why is the build red?") is None
+
+
+def test_a_pasted_progress_bar_is_not_taken_for_the_persons_words() -> None:
+    """A line mostly of symbols (a progress bar, a table rule) is a tool's output,
+    dropped before anything is judged; the sentences around it stay."""
+    from memory.encode.turn_text import without_output
+
+    turn = (
+        "Keep the retry budget at three attempts.\n"
+        "[=====>      ] 45% |##########-----| 3/7\n"
+        "The queue drains nightly."
+    )
+    assert without_output(turn) == (
+        "Keep the retry budget at three attempts.\nThe queue drains nightly."
+    )

@@ -91,6 +91,26 @@ def test_a_uuid_is_masked_only_next_to_a_key_word() -> None:
     assert redact(f"the license key {uuid} expires") == f"the license key {MARK} expires"
 
 
+def test_a_long_api_name_without_digits_is_kept() -> None:
+    """Letters only, short CamelCase pieces, few vowels: a name from a charting
+    library, not a key (random keys of letters only are rare)."""
+    text = "call gsnXYBarChartFillScaleF to fill the bars"
+    assert redact(text) == text
+
+
+def test_a_bare_key_whose_letters_are_two_fifths_vowels_is_masked() -> None:
+    # the vowel bar is inclusive: 40 % vowels still reads as random
+    text = "the build pulls with Oif7UuXUGfdWG5yP8Yib2eNU from the cache"
+    assert redact(text) == f"the build pulls with {MARK} from the cache"
+
+
+def test_a_key_word_opening_the_line_still_makes_a_uuid_a_key() -> None:
+    """A pasted list of keys: the provider's name starts each line, the first
+    line included."""
+    uuid = "1c8073cf-27b0-42a3-8365-3ebada615d84"
+    assert redact(f"Heroku {uuid}\nlicence {uuid}") == f"Heroku {MARK}\nlicence {MARK}"
+
+
 def test_a_full_hex_digest_is_masked_but_a_short_sha_is_kept() -> None:
     digest = "e6c1134bc94982b1050382ad591339ccfc844e90"
     assert redact(f"fixed in e6c1134 ({digest})") == f"fixed in e6c1134 ({MARK})"

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from hooks.claude_code.confirmation import Shown, affirms, previous, settle
+from hooks.claude_code.prompt_answer import answer_prompt
 
 NOTHING = Shown([], -1.0, True)  # a prompt that took nothing
 
@@ -151,3 +152,193 @@ def test_two_prompts_at_once_never_both_take_the_hedges(tmp_path: Path) -> None:
 )
 def test_only_a_clear_yes_without_a_negation_affirms(reply: str, confirms: bool) -> None:
     assert affirms(reply) is confirms
+
+
+# What a reply does, through answer_prompt (the hook's and the daemon's path) -------
+
+ONE_HEDGE = {"confident": [], "activated": [{"id": "hedge-a", "text": "Staging is refreshed "
+             "nightly.", "tier": "episodic", "age_days": 19.0}]}  # fmt: skip
+NO_HITS: dict[str, list[dict[str, object]]] = {"confident": [], "activated": []}
+
+
+def reply(root: Path, prompt: str, session: str, tiers: dict, confirmed: list[str]) -> str:
+    """The hook's line, after which the writes that waited for it are done."""
+    answer = answer_prompt(root, prompt, session, lambda: tiers, confirmed.extend, 700)
+    for step in answer.later:
+        step()
+    return answer.line
+
+
+def test_a_no_or_another_sessions_yes_confirms_nothing(tmp_path: Path) -> None:
+    confirmed: list[str] = []
+    reply(tmp_path, "how is staging refreshed?", "s1", ONE_HEDGE, confirmed)
+    reply(tmp_path, "yes, exactly", "s2", NO_HITS, confirmed)  # another session's yes
+    reply(tmp_path, "no, that changed last month", "s1", NO_HITS, confirmed)
+    reply(tmp_path, "yes, exactly", "s1", NO_HITS, confirmed)  # the no consumed the record
+    assert confirmed == []
+
+
+def test_a_prompt_without_hedges_leaves_the_state_file_alone(tmp_path: Path) -> None:
+    """Most prompts show no hedge: they neither create nor rewrite .state/shown.json."""
+    confirmed: list[str] = []
+    state = tmp_path / ".state" / "shown.json"
+    assert reply(tmp_path, "what is the deploy command?", "s1", NO_HITS, confirmed) == ""
+    assert not state.exists()
+    reply(tmp_path, "how is staging refreshed?", "s1", ONE_HEDGE, confirmed)
+    before = state.stat()
+    reply(tmp_path, "what is the deploy command?", "s2", NO_HITS, confirmed)
+    after = state.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+@pytest.mark.parametrize("content", [b"{not json", b"\xff\xfe\x00garbage", b"[]"])
+def test_a_damaged_state_file_costs_the_prompt_nothing(tmp_path: Path, content: bytes) -> None:
+    state = tmp_path / ".state" / "shown.json"
+    state.parent.mkdir()
+    state.write_bytes(content)
+    confirmed: list[str] = []
+    line = reply(tmp_path, "yes, still applies", "s1", ONE_HEDGE, confirmed)
+    assert "Staging is refreshed nightly." in line
+    assert confirmed == []
+    assert previous(tmp_path, "s1").ids == ["hedge-a"]  # remembered for the next yes
+
+
+def test_the_yes_is_read_in_the_reply_s_first_120_characters() -> None:
+    """A long reply that opens with "yes" and says "no" only past its first 120
+    characters still affirms; a "no" inside them cancels it."""
+    opening = "yes, that is how we do it, " + "and the rest of this reply is detail " * 3
+    inside = (opening[:117] + " no").ljust(130, ".")  # "no" ends at character 120
+    past = (opening[:118] + " no").ljust(130, ".")  # "no" runs past character 120
+    assert affirms(past)
+    assert not affirms(inside)
+
+
+@pytest.mark.parametrize(
+    ("event", "fields"),
+    [
+        ({"prompt": "p", "session_id": "s1", "cwd": "/w"}, ("p", "s1", "/w")),
+        ({"prompt": "p", "session_id": 7, "cwd": None}, ("p", "", "")),
+        ({"prompt": "   ", "session_id": "s1"}, None),
+        ({"prompt": 3}, None),
+        (["prompt", "p"], None),
+    ],
+)
+def test_the_hook_reads_prompt_session_and_folder_from_the_event(
+    event: object, fields: tuple[str, str, str] | None
+) -> None:
+    from hooks.claude_code.prompt_answer import event_fields
+
+    assert event_fields(event) == fields
+
+
+# confirm(): with a daemon, and without one ----------------------------------------
+
+MEMORY = """---
+id: {id}
+created: 2026-01-01T09:00:00Z
+last_access: 2026-01-01T09:00:00Z
+stability: 7.0
+tier: episodic
+kind: preference
+---
+Staging is refreshed nightly ({id}).
+"""
+
+
+def test_without_a_daemon_a_yes_confirms_each_hedge_through_the_cli(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from vault.layout import Vault
+
+    vault = Vault(tmp_path / "vault")
+    vault.create_folders()
+    for memory_id in ("hedge-a", "hedge-b"):
+        (vault.memories_dir / f"{memory_id}.md").write_text(MEMORY.format(id=memory_id))
+    hook = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "from hooks.claude_code.confirmation import confirm\n"
+        "confirm(Path(sys.argv[1]), ['hedge-a', 'hedge-b'], os.environ)\n"
+    )  # the hook's process: it returns at once, `vault confirm` runs detached per hedge
+    env = {**os.environ, "VAULT_NOW": "2026-01-20T09:00:00Z"}
+    done = subprocess.run([sys.executable, "-c", hook, str(vault.root)], env=env, timeout=60)
+    assert done.returncode == 0
+    deadline = time.monotonic() + 120
+    texts = [""]
+    while time.monotonic() < deadline:
+        texts = [p.read_text() for p in sorted(vault.memories_dir.glob("*.md"))]
+        if all("stability: 17.5" in text for text in texts):
+            break
+        time.sleep(0.05)
+    assert all("stability: 17.5" in text and "confirmations: 1" in text for text in texts), texts
+
+
+def test_with_a_daemon_a_purged_hedge_does_not_stop_the_others(tmp_path: Path) -> None:
+    """The first hedge was purged since it was shown: the daemon says so, and the
+    second is still confirmed (nothing is started in the background)."""
+    import socket
+    import threading
+
+    from hooks.claude_code.confirmation import confirm
+    from hooks.client.protocol import make_socket_folder, socket_path
+
+    path = socket_path(tmp_path)
+    make_socket_folder(path)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(4)
+    asked: list[dict[str, object]] = []
+
+    def answer() -> None:
+        for _ in range(2):
+            connection, _ = server.accept()
+            with connection, connection.makefile("rwb") as stream:
+                asked.append(json.loads(stream.readline()))
+                found = asked[-1]["args"]["id"] != "purged"  # type: ignore[index]
+                stream.write(json.dumps({"ok": True, "result": {}} if found else
+                             {"ok": False, "error": "no memory purged", "kind": "missing"})
+                             .encode() + b"\n")  # fmt: skip
+                stream.flush()
+
+    daemon = threading.Thread(target=answer)
+    daemon.start()
+    with server:
+        confirm(tmp_path, ["purged", "hedge-b"], {"VAULT_NOW": "2026-01-20T09:00:00Z"})
+        daemon.join(timeout=30)
+    assert [(a["op"], a["args"]) for a in asked] == [
+        ("confirm", {"id": "purged", "now": "2026-01-20T09:00:00Z"}),
+        ("confirm", {"id": "hedge-b", "now": "2026-01-20T09:00:00Z"}),
+    ]
+    assert not (tmp_path / ".index" / "run" / "starting").exists()
+
+
+def test_a_busy_daemon_that_took_the_yes_is_not_confirmed_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The daemon took the request but is busy past the hook's wait (a capture
+    step): it will confirm the memory itself, so no `vault confirm` is started
+    beside it (that would multiply stability by 2.5 twice)."""
+    import socket
+
+    from hooks.claude_code.confirmation import confirm
+    from hooks.client import client
+    from hooks.client.protocol import make_socket_folder, socket_path
+
+    started: list[list[str]] = []
+    monkeypatch.setattr(client, "run_detached", lambda root, args, environ: started.append(args))
+    path = socket_path(tmp_path)
+    make_socket_folder(path)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as busy:
+        busy.bind(str(path))
+        busy.listen(4)  # takes the requests, never answers in time
+        confirm(tmp_path, ["hedge-a", "hedge-b"], {"VAULT_NOW": "2026-01-20T09:00:00Z"})
+        taken = []
+        for _ in range(2):
+            connection, _ = busy.accept()
+            with connection, connection.makefile("rb") as stream:
+                taken.append(json.loads(stream.readline())["args"]["id"])
+    assert started == []
+    assert taken == ["hedge-a", "hedge-b"]  # the daemon has both to do

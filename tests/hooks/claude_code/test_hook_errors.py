@@ -117,3 +117,24 @@ def test_an_interrupted_handler_exits_0_and_logs_nothing(
     monkeypatch.setitem(entry.HANDLERS, "stop", interrupted)
     assert entry.main(["stop"]) == 0
     assert not (vault.state_dir / "hooks.log").exists()
+
+
+def test_an_event_we_do_not_handle_costs_no_more_than_the_interpreter(vault: Vault) -> None:
+    """Claude Code runs the hook for every event it is configured for; before the
+    handler is chosen, the entry loads nothing beyond os and sys (not even
+    `collections`, ~15 ms of start-up here), whatever type checkers see."""
+    code = (
+        "import os, sys\n"
+        "before = set(sys.modules)\n"
+        "from hooks.claude_code import entry\n"
+        "entry.main(['no-such-event'])\n"
+        "print(sorted(set(sys.modules) - before))\n"
+    )
+    env = {**os.environ, "VAULT_HOME": str(vault.root),
+           "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}  # fmt: skip
+    result = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
+                            env=env, timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.replace("'", '"')) == [
+        "__future__", "hooks", "hooks.claude_code", "hooks.claude_code.entry",
+    ]  # fmt: skip

@@ -142,14 +142,14 @@ def test_fast_path_imports_only_the_standard_library(running: Vault) -> None:
 
 
 def test_warm_fast_path_skips_the_slow_standard_modules(running: Vault) -> None:
-    """json, socket, pathlib and typing cost ~20 ms of start-up here; the warm
+    """json, socket, pathlib, typing and collections cost ~20 ms of start-up here; the warm
     path hands the raw event to the daemon and prints its answer without them."""
     code = textwrap.dedent(
         """
         import sys
         from hooks.claude_code import entry
         entry.main(["user-prompt-submit"])
-        slow = ("json", "socket", "pathlib", "typing", "enum", "re")
+        slow = ("json", "socket", "pathlib", "typing", "enum", "re", "collections")
         print(sorted(m for m in slow if m in sys.modules), file=sys.stderr)
         """
     )

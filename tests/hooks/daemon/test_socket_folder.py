@@ -58,7 +58,8 @@ def test_the_socket_is_named_by_the_resolved_vault_path(long_root: Path, tmp_pat
 
 
 @pytest.mark.parametrize(
-    "flaw", ["open to others", "open to its group", "a symlink", "another user's"]
+    "flaw",
+    ["open to others", "open to its group", "others may enter", "a symlink", "another user's"],
 )
 def test_an_unsafe_shared_folder_is_refused_by_daemon_and_client(
     long_root: Path, tmp_path: Path, flaw: str, monkeypatch: pytest.MonkeyPatch
@@ -76,7 +77,7 @@ def test_an_unsafe_shared_folder_is_refused_by_daemon_and_client(
         folder.symlink_to(elsewhere)
     elif flaw != "another user's":
         folder.mkdir(mode=0o700)
-        folder.chmod(0o777 if flaw == "open to others" else 0o770)
+        folder.chmod({"open to others": 0o777, "open to its group": 0o770}.get(flaw, 0o701))
     path = socket_file(long_root)
     with pytest.raises(UnsafeSocketFolder, match="refusing the socket folder"):
         make_socket_folder(Path(path))
@@ -98,3 +99,53 @@ def test_a_safe_shared_folder_is_used(long_root: Path) -> None:
             client.request(long_root, "ping", timeout=0.2)
         connection, _ = server.accept()
         connection.close()
+
+
+def test_the_refusal_names_the_mode_that_is_wrong(long_root: Path) -> None:
+    folder = Path(shared_socket_folder())
+    folder.mkdir(mode=0o700)
+    folder.chmod(0o751)
+    with pytest.raises(UnsafeSocketFolder, match=r"open to other users \(mode 751\); remove it"):
+        make_socket_folder(Path(socket_file(long_root)))
+
+
+def test_before_any_daemon_made_the_shared_folder_a_client_finds_no_daemon(
+    long_root: Path,
+) -> None:
+    """A first prompt in a vault with a long path: nothing to talk to yet, which the
+    hook takes as "no daemon" (it then starts one), not as an error."""
+    assert not Path(shared_socket_folder()).exists()
+    with pytest.raises(client.DaemonUnavailable):
+        client.request(long_root, "ping", timeout=0.2)
+    assert client.ping(long_root) is None
+
+
+def test_a_vault_path_at_the_limit_keeps_its_socket_inside(tmp_path: Path) -> None:
+    """Up to 100 bytes the socket stays in the vault's own .index/run; one more and
+    it moves to the shared folder (sun_path holds 104 to 108 bytes)."""
+    base = len(str(tmp_path.resolve() / "v" / ".index" / "run" / "daemon.sock").encode())
+    at_limit = tmp_path / ("v" * (100 - base + 1))
+    over = tmp_path / ("v" * (100 - base + 2))
+    assert len(socket_file(at_limit).encode()) == 100
+    assert socket_file(at_limit) == str(at_limit.resolve() / ".index" / "run" / "daemon.sock")
+    assert Path(socket_file(over)).parent == Path(shared_socket_folder())
+
+
+def test_the_shared_socket_name_is_the_one_earlier_releases_use() -> None:
+    """A daemon started by the previous release is found after an upgrade: the
+    name is the first 16 hex digits of the SHA-1 of the resolved vault path."""
+    root = "/nonexistent/" + "a-vault-with-a-long-name-" * 4
+    assert socket_file(root) == os.path.join(shared_socket_folder(), "480719ee035e5c8d.sock")
+
+
+def test_a_fresh_vault_gets_its_run_folder_private(tmp_path: Path) -> None:
+    """The daemon's first start in a vault with no .index yet: the folder holding
+    its socket is created 0700, and a second start finds it as it is."""
+    from hooks.client.protocol import socket_path
+
+    root = tmp_path / "vault"
+    (root / "memories").mkdir(parents=True)
+    for _ in range(2):
+        make_socket_folder(socket_path(root))
+        info = os.lstat(root / ".index" / "run")
+        assert stat.S_IMODE(info.st_mode) == 0o700
