@@ -27,6 +27,10 @@ from hooks.cli.errors import HANDLED, to_cli_error
 from memory.results import Associative, Hit
 from vault.clock import parse_time
 
+# macOS: Accelerate's own thread pool beside FAISS's and ONNX Runtime's can hang a
+# process that forks; one thread for it, set before numpy loads (Linux: no effect).
+os.environ.setdefault("VECLIB_MAXIMUM_THREADS", "1")
+
 __all__ = ["MemoryVault", "VaultApiError"]
 
 

@@ -11,6 +11,10 @@ from __future__ import annotations
 import os
 import sys
 
+# macOS: Accelerate's own thread pool beside FAISS's and ONNX Runtime's can hang a
+# process that forks; one thread for it, set before numpy loads (Linux: no effect).
+os.environ.setdefault("VECLIB_MAXIMUM_THREADS", "1")
+
 TYPE_CHECKING = False  # not typing's: on the prompt hook path `import typing` adds ~23 ms
 if TYPE_CHECKING:
     from collections.abc import Callable

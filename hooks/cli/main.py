@@ -6,6 +6,7 @@ prints. Errors become one line and a distinct exit code (hooks/cli/errors.py).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
@@ -31,6 +32,10 @@ from hooks.cli import (
 )
 from hooks.cli.common import Context
 from hooks.cli.errors import HANDLED, one_line_usage, to_cli_error
+
+# macOS: Accelerate's own thread pool beside FAISS's and ONNX Runtime's can hang a
+# process that forks; one thread for it, set before numpy loads (Linux: no effect).
+os.environ.setdefault("VECLIB_MAXIMUM_THREADS", "1")
 
 
 class VaultGroup(click.Group):

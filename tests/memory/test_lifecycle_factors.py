@@ -23,6 +23,7 @@ from tests.conftest import T0
 from vault import appearances
 from vault.appearances import AppearanceLog
 from vault.errors import VaultError
+from vault.layout import Vault
 from vault.periodic_links import RESCAN_SECONDS, PeriodicLinks
 
 CONFIG = MemoryConfig.default()
@@ -119,11 +120,12 @@ class Ticker:
 
 
 def test_periodic_links_follow_note_changes(tmp_path: Path) -> None:
-    weekly, monthly = tmp_path / "weekly", tmp_path / "monthly"
-    weekly.mkdir()
-    monthly.mkdir()
+    vault = Vault(tmp_path)
+    weekly, monthly = vault.note_dir("weekly"), vault.note_dir("monthly")
+    weekly.mkdir(parents=True)
+    monthly.mkdir(parents=True)
     ticker = Ticker()
-    links = PeriodicLinks(tmp_path, ticker)
+    links = PeriodicLinks(vault, ticker)
     links.refresh()
     assert links.levels("m1") == frozenset()
     (weekly / "2026-W01.md").write_text("- [[m1]] and [[notes/m2|alias]]\n", encoding="utf-8")
