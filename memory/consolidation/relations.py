@@ -117,9 +117,14 @@ def supersedes(older: Item, newer: Item, cosine: float, bar: float) -> str | Non
 
 def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     key = value_conflict(old, new)
+    if key and not new.change and _by_dimension(new)[key] <= old.former:
+        return None  # it says again, with no change said, what the older said was before
     if key and cosine >= bar + NUMBER_MARGIN and _same_frame(old, new):
         before, after = sorted(_by_dimension(old)[key]), sorted(_by_dimension(new)[key])
         return f"{key} {', '.join(before)} -> {', '.join(after)}"
+    if key and _former_named(old, new, key) and cosine >= bar + NUMBER_MARGIN:
+        before, after = sorted(_by_dimension(old)[key]), sorted(_by_dimension(new)[key])
+        return f"{key} {', '.join(before)} -> {', '.join(after)}, naming it the former"
     changed = new.replaced & old.affirmed
     if changed and cosine >= bar:
         return f"says {', '.join(sorted(changed))} was replaced"
@@ -178,6 +183,13 @@ def _related_word(word: str, others: frozenset[str]) -> bool:
             other.startswith(word) or word.startswith(other)))
         for other in others
     )  # fmt: skip
+
+
+def _former_named(old: Facts, new: Facts, key: str) -> bool:
+    """The newer names the older's value as the one before ("celery goes from 2.0
+    up to 2.9" after "celery pinned at 2.0"), and they share a plain word."""
+    values = old.values.get(key, frozenset())
+    return bool(values) and values <= new.former and bool(_plain_tokens(old) & _plain_tokens(new))
 
 
 def _plain_tokens(facts: Facts) -> frozenset[str]:

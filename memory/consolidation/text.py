@@ -47,6 +47,9 @@ _REPLACED = [
         r"\bthe old ([^,;:.]+)", r"\breplaced ([^,;:.]+?) with\b",
         r"\b(?:has|have|had) left ([^,;:.]+)", r"\bripped out ([^,;:.]+)",
         r"\b(?:moved|switched|migrated) away from ([^,;:.]+)",
+        r"\b(?:dropp(?:ed|ing)|ditch(?:ed|ing)|abandon(?:ed|ing)) ([^,;:.]+?)(?= for\b| in "
+        r"favou?r\b|[,;:.]|$)",
+        r"\b(?:took|taken|taking|takes) over (?:[^,;:.]+? )?from ([^,;:.]+)",
     )
 ]  # fmt: skip
 _PHRASE_END = re.compile(r"\b(?:in|on|at|for|with|by|so|because|but|which|that|when|while)\b")
@@ -85,6 +88,7 @@ class Facts:
     exception: bool  # states an exception to a rule ("the one allowed ...")
     change: bool  # says something changed ("moved", "now", "switched")
     replaced: frozenset[str]  # tokens of what a change says was there before
+    former: frozenset[str]  # values named as the ones before ("from 8000", "was 3.11")
     speaker: str = ""  # who said it, when the text starts "Name: ..."
     marked: frozenset[str] = frozenset()  # tokens written as names: Tokyo, EU, MkDocs
     question: bool = False  # its core asks rather than states
@@ -235,6 +239,7 @@ def analyse(text: str) -> Facts:
         exception=bool(_EXCEPTION.search(text)),
         change=bool(_CHANGE.search(core)),
         replaced=replaced_terms(core),
+        former=frozenset(former),
         speaker=speaker.group(1).lower() if speaker else "",
         question=core.rstrip().endswith("?"),
         marked=marked_words(core),

@@ -70,6 +70,14 @@ def test_facts_name_people_products_environments_and_changes() -> None:
          "takes branch, release instead of main"),
         ("CI runs on Travis.", "CI has left Travis; the pipelines run on Buildkite.", 0.75,
          "says travi was replaced"),
+        ("For HTTP calls we settled on requests.", "We're dropping requests for HTTP calls; "
+         "niquests replaces it.", 0.55, "says request was replaced"),
+        ("Ravi owns the deploy scripts; ask him first.",
+         "Lucia has taken over the deploy scripts from Ravi.", 0.65, "says ravi was replaced"),
+        # the newer names the older's value as the one before, in other words
+        ("We keep gunicorn pinned at 21.2, because its later releases leak connections under our "
+         "retry wrapper.", "gunicorn goes from 21.2 up to 22.0 now that upstream merged the patch.",
+         0.8, "version 21.2 -> 22.0, naming it the former"),
     ],
 )  # fmt: skip
 def test_a_newer_fact_supersedes_the_older_one(older, newer, cosine, why) -> None:
@@ -101,6 +109,9 @@ def test_a_newer_fact_supersedes_the_older_one(older, newer, cosine, why) -> Non
         ("The cluster in Frankfurt has 3 nodes.", "The cluster in Tokyo has 5 nodes.", 0.85, {}),
         # another person named, with no change said: both can hold
         ("Releases are signed by Dana.", "Release notes are written by Omar.", 0.6, {}),
+        # says again, with no change said, the value the older named as the one before
+        ("The index rebuild moved from 03:00 to 05:00 UTC.",
+         "Our index rebuild starts at 03:00 UTC.", 0.75, {}),
         # same subject but not similar enough
         ("In production the API binds to port 8000.", "Production API now binds to port 8080.",
          0.3, {}),
