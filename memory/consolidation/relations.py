@@ -117,16 +117,22 @@ def supersedes(older: Item, newer: Item, cosine: float, bar: float) -> str | Non
 
 def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     key = value_conflict(old, new)
+    if key and not new.change and _by_dimension(new)[key] <= old.former:
+        return None  # it says again, with no change said, what the older said was before
     if key and cosine >= bar + NUMBER_MARGIN and _same_frame(old, new):
         before, after = sorted(_by_dimension(old)[key]), sorted(_by_dimension(new)[key])
         return f"{key} {', '.join(before)} -> {', '.join(after)}"
+    if key and _former_named(old, new, key) and cosine >= bar + NUMBER_MARGIN:
+        before, after = sorted(_by_dimension(old)[key]), sorted(_by_dimension(new)[key])
+        return f"{key} {', '.join(before)} -> {', '.join(after)}, naming it the former"
     changed = new.replaced & old.affirmed
     if changed and cosine >= bar:
         return f"says {', '.join(sorted(changed))} was replaced"
-    dropped = contrasted_terms(new.core) & old.affirmed
+    # "use loguru instead of structlog", "from the release branch, not main": a few
+    # new words in place of what the older chose; not a restatement that rejects
+    # the same thing ("not setUp" again).
+    dropped = (contrasted_terms(new.core) | new.negated) & old.affirmed
     taken = new.affirmed - old.tokens - _CONTRAST
-    # "use loguru instead of structlog": a few new words in place of what the older
-    # chose; not a restatement that rejects the same thing ("not setUp" again).
     if (
         dropped
         and 0 < len(taken) <= MAX_TAKEN
@@ -146,11 +152,44 @@ def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     ):
         before, after = sorted(old.names - new.names), sorted(new.names - old.names)
         return f"names {', '.join(after)} where it said {', '.join(before)}"
+    if new.change and _handed_over(old, new) and cosine >= bar:
+        before, after = sorted(old.names - new.names), sorted(new.names - old.names)
+        return f"{after[0]} where it said {before[0]}"
     if new.change and _other_detail(old, new) and cosine >= bar + NUMBER_MARGIN:
         return f"{', '.join(sorted(new.specific_values))} where it said " + ", ".join(
             sorted(old.specific_values)
         )
     return None
+
+
+def _handed_over(old: Facts, new: Facts) -> bool:
+    """One person in place of another for the same role, which the newer says
+    changed ("maintained by Aiko" / "maintainer is Rafael as of October"): every
+    other word of the older is in the newer (or a form of it: owner, ownership)."""
+    if value_conflict(old, new) or not substituted_names(old, new):
+        return False
+    gone, came = old.names - new.names, new.names - old.names
+    if len(gone) != 1 or len(came) != 1 or old.negated & new.affirmed:
+        return False
+    named = {stem(w) for name in old.names | new.names for w in name.split()}
+    rest = old.tokens - named
+    return bool(rest) and all(_related_word(word, new.tokens - named) for word in rest)
+
+
+def _related_word(word: str, others: frozenset[str]) -> bool:
+    """`word` or a longer or shorter form of it (approv, approval) is in `others`."""
+    return any(
+        other == word or (min(len(word), len(other)) >= 4 and (
+            other.startswith(word) or word.startswith(other)))
+        for other in others
+    )  # fmt: skip
+
+
+def _former_named(old: Facts, new: Facts, key: str) -> bool:
+    """The newer names the older's value as the one before ("celery goes from 2.0
+    up to 2.9" after "celery pinned at 2.0"), and they share a plain word."""
+    values = old.values.get(key, frozenset())
+    return bool(values) and values <= new.former and bool(_plain_tokens(old) & _plain_tokens(new))
 
 
 def _plain_tokens(facts: Facts) -> frozenset[str]:
@@ -202,7 +241,18 @@ def why_not_one_fact(a: Item, b: Item) -> str | None:
     left, right = a.facts.specific_values, b.facts.specific_values
     if left - right and right - left and not left & right:
         return "different details"
+    named = _named_apart(a.facts, b.facts)
+    if named:
+        return f"names {named[0]} and {named[1]}"
     return None
+
+
+def _named_apart(a: Facts, b: Facts) -> tuple[str, str] | None:
+    """A name each says that the other does not (the Tokyo / Frankfurt replica,
+    the EU / US cluster): two things, whatever the rest shares."""
+    left = sorted(w for w in a.marked if not _related_word(w, b.tokens))
+    right = sorted(w for w in b.marked if not _related_word(w, a.tokens))
+    return (left[0], right[0]) if left and right else None
 
 
 class WordWeights:

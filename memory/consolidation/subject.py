@@ -17,7 +17,8 @@ from memory.consolidation.text import UNITS, stem
 from vault.stopwords import STOPWORDS
 
 _WORD = re.compile(r"[A-Za-z0-9#@~/][\w'.:/\-#@~]*")
-_QUALIFYING = frozenset({"for", "of"})  # "max upload size for avatars", "backup of the users db"
+# "max upload size for avatars", "backup of the users db", "the cluster in Tokyo has"
+_QUALIFYING = frozenset({"for", "of", "in", "at", "on"})
 MAX_SLOT_WORDS = 3
 _MEASURES = frozenset({"port", "version", "sdk", "v", "python", "node", "ruby", "every", "per"})
 # How instructions and preferences open ("Use pytest fixtures", "Prefers pytest
@@ -143,6 +144,8 @@ def _qualifier(swap: Swap) -> bool:
         return False
     if swap.after and _is_head(swap.after[0]):
         return True
+    if swap.at_start and swap.after and len(swap.after) >= 2:
+        return True  # the sentence's subject: "avatars can be up to 2 MB" / "documents ..."
     return bool(swap.before and swap.before[-1].key in _QUALIFYING and swap.after)
 
 

@@ -30,7 +30,10 @@ _EXCEPTION = re.compile(
 )
 _CHANGE = re.compile(
     r"\b(now|no longer|moved|switched|replaced|migrated|changed|raised|lowered|bumped|"
-    r"upgraded|downgraded|gone|anymore|from now on|dropped|renamed)\b",
+    r"upgraded|downgraded|gone|anymore|from now on|dropped|renamed|as of|these days|"
+    r"starting (?:next|this|from|on|in|today|tomorrow)|going forward|passed (?:over )?to|"
+    r"handed (?:over )?to|took over|taken over|went over|(?:has|have) left|retired|ripped out|"
+    r"swapped|deprecated|scaled|increased|decreased|reduced|(?:got|been) pushed)\b",
     re.IGNORECASE,
 )
 # What a change says was there before: "from X to", "off X", "X is gone", "the old X".
@@ -42,6 +45,11 @@ _REPLACED = [
         r"replaced|dropped|deleted|out|no longer used)\b",
         r"\bno longer (?:in |on |at )?([^,;:.]+)",
         r"\bthe old ([^,;:.]+)", r"\breplaced ([^,;:.]+?) with\b",
+        r"\b(?:has|have|had) left ([^,;:.]+)", r"\bripped out ([^,;:.]+)",
+        r"\b(?:moved|switched|migrated) away from ([^,;:.]+)",
+        r"\b(?:dropp(?:ed|ing)|ditch(?:ed|ing)|abandon(?:ed|ing)) ([^,;:.]+?)(?= for\b| in "
+        r"favou?r\b|[,;:.]|$)",
+        r"\b(?:took|taken|taking|takes) over (?:[^,;:.]+? )?from ([^,;:.]+)",
     )
 ]  # fmt: skip
 _PHRASE_END = re.compile(r"\b(?:in|on|at|for|with|by|so|because|but|which|that|when|while)\b")
@@ -80,7 +88,9 @@ class Facts:
     exception: bool  # states an exception to a rule ("the one allowed ...")
     change: bool  # says something changed ("moved", "now", "switched")
     replaced: frozenset[str]  # tokens of what a change says was there before
+    former: frozenset[str]  # values named as the ones before ("from 8000", "was 3.11")
     speaker: str = ""  # who said it, when the text starts "Name: ..."
+    marked: frozenset[str] = frozenset()  # tokens written as names: Tokyo, EU, MkDocs
     question: bool = False  # its core asks rather than states
 
     @property
@@ -181,6 +191,15 @@ def proper_names(text: str) -> frozenset[str]:
     return frozenset(name for name in found if name not in _COMMON | _CALENDAR)
 
 
+_MARKED = re.compile(r"(?<=[\w,;)'] )[A-Z][\w'+]*(?:[./\-][\w+]+)*|\b[A-Z]{2,}\w*")
+
+
+def marked_words(text: str) -> frozenset[str]:
+    """The tokens of words capitalised where grammar does not ask for it (not a
+    sentence's first word) or written in capitals: the names of things."""
+    return frozenset(t for match in _MARKED.finditer(text) for t in tokens(match.group(0)))
+
+
 _SPELLED = "one two three four five six seven eight nine ten eleven twelve"
 _NUMBER_WORDS = {word: str(n) for n, word in enumerate(_SPELLED.split(), 1)}
 _NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?= [a-z])", re.IGNORECASE)
@@ -220,6 +239,8 @@ def analyse(text: str) -> Facts:
         exception=bool(_EXCEPTION.search(text)),
         change=bool(_CHANGE.search(core)),
         replaced=replaced_terms(core),
+        former=frozenset(former),
         speaker=speaker.group(1).lower() if speaker else "",
         question=core.rstrip().endswith("?"),
+        marked=marked_words(core),
     )

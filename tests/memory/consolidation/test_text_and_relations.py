@@ -62,6 +62,22 @@ def test_facts_name_people_products_environments_and_changes() -> None:
         ("Sam is the code owner for src/billing in the api repo.",
          "Dana is the code owner for src/billing in the api repo.", 0.7,
          "Dana where it said Sam"),
+        # one person in place of another for the same role, said as a change
+        ("Releases are signed by Dana.", "Release signing is Omar's job now.", 0.5,
+         "omar where it said dana"),
+        # a denial of what the older chose, with what replaces it
+        ("Deploys run from main.", "Deploys run from the release branch, not main.", 0.8,
+         "takes branch, release instead of main"),
+        ("CI runs on Travis.", "CI has left Travis; the pipelines run on Buildkite.", 0.75,
+         "says travi was replaced"),
+        ("For HTTP calls we settled on requests.", "We're dropping requests for HTTP calls; "
+         "niquests replaces it.", 0.55, "says request was replaced"),
+        ("Ravi owns the deploy scripts; ask him first.",
+         "Lucia has taken over the deploy scripts from Ravi.", 0.65, "says ravi was replaced"),
+        # the newer names the older's value as the one before, in other words
+        ("We keep gunicorn pinned at 21.2, because its later releases leak connections under our "
+         "retry wrapper.", "gunicorn goes from 21.2 up to 22.0 now that upstream merged the patch.",
+         0.8, "version 21.2 -> 22.0, naming it the former"),
     ],
 )  # fmt: skip
 def test_a_newer_fact_supersedes_the_older_one(older, newer, cosine, why) -> None:
@@ -88,6 +104,14 @@ def test_a_newer_fact_supersedes_the_older_one(older, newer, cosine, why) -> Non
         # different projects
         ("The API runs on Python 3.12.", "The worker stays on Python 3.11.", 0.8,
          {"project": "worker"}),
+        # the same attribute of another thing, named where the sentence starts or after "in"
+        ("Avatars can be up to 2 MB.", "Documents can be up to 20 MB.", 0.8, {}),
+        ("The cluster in Frankfurt has 3 nodes.", "The cluster in Tokyo has 5 nodes.", 0.85, {}),
+        # another person named, with no change said: both can hold
+        ("Releases are signed by Dana.", "Release notes are written by Omar.", 0.6, {}),
+        # says again, with no change said, the value the older named as the one before
+        ("The index rebuild moved from 03:00 to 05:00 UTC.",
+         "Our index rebuild starts at 03:00 UTC.", 0.75, {}),
         # same subject but not similar enough
         ("In production the API binds to port 8000.", "Production API now binds to port 8080.",
          0.3, {}),
@@ -112,6 +136,11 @@ def test_what_keeps_two_memories_from_being_one_fact() -> None:
                                            topic="testing")) == "different kinds"  # fmt: skip
     assert why_not_one_fact(fixtures, item("f", again.text, again.created, topic="git")) \
         == "different topics"  # fmt: skip
+    go = item("g", "The orders service is written in Go.", "2025-08-01T00:00:00Z")
+    kubernetes = item("h", "The orders service is deployed on Kubernetes.", "2025-08-02T00:00:00Z")
+    assert why_not_one_fact(go, kubernetes) == "names go and kubernet"
+    vite = item("i", "The frontend is bundled with Vite.", "2025-08-01T00:00:00Z")
+    assert why_not_one_fact(vite, item("j", "Vite bundles the frontend.", "2025-09-01")) is None
 
 
 EPISODE = (
