@@ -132,17 +132,19 @@ class VaultIndex:
         wait: bool = True,
         quick: bool = False,
         now: float | None = None,
+        full_every: float = FULL_EVERY,
     ) -> SyncReport:
         """Delta sync of the whole vault (cheap when nothing changed). With `wait`
         False, a sync another process holds the lock for is skipped with a notice:
         this one answers from the published index instead of waiting. With `quick`,
         only folders whose mtime changed are looked into (indexer/folder_scan.py),
-        with a full scan when the last one is older than FULL_EVERY at `now`."""
+        with a full scan when the last one is older than `full_every` seconds at `now`."""
         try:
             with self.published.writing(wait=wait) as snapshot:
                 if snapshot.rebuilding:
                     allow_embed = True  # a repair: never publish an index without vectors
-                paths, folders = self._changes(snapshot, quick, time.time() if now is None else now)
+                when = time.time() if now is None else now
+                paths, folders = self._changes(snapshot, quick, when, full_every)
                 first = paths[:RESUME_SLICE]
                 report = self._syncer(snapshot).apply(
                     first, allow_embed, progress=_share(progress, 0, len(first), len(paths))
@@ -200,7 +202,7 @@ class VaultIndex:
         return report
 
     def _changes(
-        self, snapshot: Snapshot, quick: bool, now: float
+        self, snapshot: Snapshot, quick: bool, now: float, full_every: float
     ) -> tuple[list[Path], FolderState | None]:
         """Paths to reconcile, and (quick syncs) the folder state to record after."""
         if not quick:
@@ -208,7 +210,7 @@ class VaultIndex:
         started = time.time_ns()
         state = FolderState.load(self.vault.index_dir)
         mark = catalog_mark(snapshot.catalog)
-        if state is not None and not snapshot.rebuilding and state.usable(now, mark, FULL_EVERY):
+        if state is not None and not snapshot.rebuilding and state.usable(now, mark, full_every):
             paths, folders = quick_changed_paths(self.vault, snapshot.catalog, state, started)
             return paths, FolderState(state.full_scan_at, mark, folders)
         paths = changed_paths(self.vault, snapshot.catalog)
