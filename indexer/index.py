@@ -30,6 +30,7 @@ from indexer.folder_scan import (
 )
 from indexer.fusion import FusionWeights, fuse
 from indexer.published import PublishedIndex, Snapshot
+from indexer.rebuild_checkpoint import RebuildCheckpoint
 from indexer.search_scores import keyword_scores, memory_cosines
 from indexer.session_context import blend, neighbour_cosines, session_neighbours
 from indexer.staging import stage_embeddings
@@ -83,6 +84,7 @@ class IndexEvents:
     """What happened on open: shown to the person as one-line notices."""
 
     notices: list[str] = field(default_factory=list)
+    resumed: int = 0  # texts the last full rebuild found embedded by an interrupted one
 
 
 class VaultIndex:
@@ -236,17 +238,24 @@ class VaultIndex:
         turn: AbstractContextManager[object] | None = None,
     ) -> SyncReport:
         """Re-embed every file into a new generation. Embedding runs first, without the
-        index lock, batch by batch inside `turn`; then the tables are refilled and
-        published in one transaction. Readers use the old generation until then."""
+        index lock, batch by batch inside `turn`, saved part by part so an interrupted
+        rebuild resumes; then the tables are refilled and published in one transaction.
+        Readers use the old generation until then."""
         turn = turn or contextlib.nullcontext()
         if not self._rebuilding.acquire(blocking=False):
             raise IndexBusyError(f"a rebuild of {self.vault.root} is already running")
         try:
             chunking = (self.settings.chunk_words, self.settings.chunk_overlap)
-            staged = stage_embeddings(self.vault, self.embedder, chunking, turn, progress)
+            checkpoint = RebuildCheckpoint(self.vault.index_dir, self.embedder, chunking)
+            staged = stage_embeddings(
+                self.vault, self.embedder, chunking, turn, progress, checkpoint
+            )
+            self.events.resumed = staged.resumed
             with turn, self.published.writing(rebuild=True) as snapshot:
                 paths = changed_paths(self.vault, snapshot.catalog)
-                return self._syncer(snapshot, staged).apply(paths)
+                report = self._syncer(snapshot, staged).apply(paths)
+            checkpoint.clear()  # published: nothing left to resume
+            return report
         finally:
             self._rebuilding.release()
 
