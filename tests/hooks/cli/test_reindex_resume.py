@@ -18,7 +18,7 @@ from benchmarks.scale_bench_vault import generate
 from tests.hooks.cli.test_cli import run
 
 pytestmark = pytest.mark.model
-MEMORIES = 300
+MEMORIES = 100
 
 
 class PartSaved(FileSystemEventHandler):
@@ -55,6 +55,7 @@ def interrupted_rebuild(root: Path, how: signal.Signals) -> None:
     assert "Traceback" not in stderr
 
 
+@pytest.mark.timeout(900)  # two rebuilds with the real model
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill"])
 def test_an_interrupted_full_reindex_resumes_where_it_stopped(
     tmp_path: Path, how: signal.Signals
@@ -64,7 +65,8 @@ def test_an_interrupted_full_reindex_resumes_where_it_stopped(
     interrupted_rebuild(root, how)
     assert list((root / ".index" / "rebuild").glob("part-*.npz"))
 
-    again = run("reindex", "--full", "--json", "--stats")
+    again = subprocess.run([sys.executable, "-m", "hooks.cli", "reindex", "--full", "--json",
+                            "--stats"], capture_output=True, text=True, timeout=600)  # fmt: skip
     assert again.returncode == 0, again.stderr
     result = json.loads(again.stdout)
     assert result["resumed"] >= 32  # at least the first part was kept
