@@ -237,10 +237,9 @@ class VaultIndex:
         progress: Progress | None = None,
         turn: AbstractContextManager[object] | None = None,
     ) -> SyncReport:
-        """Re-embed every file into a new generation. Embedding runs first, without the
-        index lock, batch by batch inside `turn`, saved part by part so an interrupted
-        rebuild resumes; then the tables are refilled and published in one transaction.
-        Readers use the old generation until then."""
+        """Re-embed every file into a new generation: embedding first, without the index
+        lock, batch by batch inside `turn`, saved so an interrupted rebuild resumes; then
+        the tables are refilled and published in one transaction (readers see the old)."""
         turn = turn or contextlib.nullcontext()
         if not self._rebuilding.acquire(blocking=False):
             raise IndexBusyError(f"a rebuild of {self.vault.root} is already running")
