@@ -1,10 +1,11 @@
 """The vector store: FAISS inner product over unit vectors, stable int64 ids.
 
 Its structure follows its size (`fit`): exact IndexFlatIP up to EXACT_LIMIT
-vectors, above it an IVF index (IndexIVFFlat, trained k-means quantizer) that
-keeps remove-by-id and reconstruct-by-id. Ids come from `vector_ids.vector_id`.
-Each published generation has its own file (indexer/published.py), written
-atomically; a file that does not load is reported as corrupt.
+vectors, above it an IVF index (trained k-means quantizer, fp16 lists; see
+indexer/ivf_layout.py) that keeps remove-by-id and reconstruct-by-id. Ids come
+from `vector_ids.vector_id`. Each published generation has its own file
+(indexer/published.py), written atomically; a file that does not load is
+reported as corrupt.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 
 from indexer import ivf_layout
 from indexer.errors import CorruptIndexError
-from indexer.ivf_layout import exact_ids, ivf_ids, new_ivf, nprobe_for
+from indexer.ivf_layout import exact_ids, ivf_ids, kind_of, new_ivf, nprobe_for
 from vault.atomic import atomic_replace
 
 log = logging.getLogger(__name__)
@@ -46,18 +47,18 @@ class VectorStore:
             if not path.exists():  # deleted in between: a newer generation was published
                 raise FileNotFoundError(path) from exc
             raise CorruptIndexError(f"{path} does not load ({str(exc).splitlines()[0]})") from exc
-        if index.d != dimension or not isinstance(index, (faiss.IndexIDMap2, faiss.IndexIVFFlat)):
+        if index.d != dimension or not isinstance(index, (faiss.IndexIDMap2, faiss.IndexIVF)):
             raise CorruptIndexError(f"{path} holds {index.d}-d vectors, expected {dimension}")
-        if isinstance(index, faiss.IndexIVFFlat):
+        if isinstance(index, faiss.IndexIVF):
             index.nprobe = nprobe_for(index.nlist)
         store.index = index
         return store
 
     @property
     def kind(self) -> str:
-        """ "flat" (exact search) or "ivf<nlist>" (approximate)."""
-        if isinstance(self.index, faiss.IndexIVFFlat):
-            return f"ivf{self.index.nlist}"
+        """ "flat" (exact search) or "ivf<nlist>" (approximate; see ivf_layout.kind_of)."""
+        if isinstance(self.index, faiss.IndexIVF):
+            return kind_of(self.index)
         return "flat"
 
     @property
@@ -65,7 +66,7 @@ class VectorStore:
         return int(self.index.ntotal)
 
     def ids(self) -> set[int]:
-        if isinstance(self.index, faiss.IndexIVFFlat):
+        if isinstance(self.index, faiss.IndexIVF):
             return set(ivf_ids(self.index).tolist())
         return set(exact_ids(self.index).tolist())
 
@@ -96,7 +97,7 @@ class VectorStore:
     def remove(self, ids: Iterable[int]) -> None:
         wanted = np.asarray(sorted(set(ids)), dtype=np.int64)
         if wanted.size:
-            if isinstance(self.index, faiss.IndexIVFFlat):  # its hash-table map takes arrays
+            if isinstance(self.index, faiss.IndexIVF):  # its hash-table map takes arrays
                 self.index.remove_ids(faiss.IDSelectorArray(wanted.size, faiss.swig_ptr(wanted)))
             else:
                 self.index.remove_ids(faiss.IDSelectorBatch(wanted))
@@ -119,7 +120,7 @@ class VectorStore:
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i != -1]
 
     def _params(self, selector: Any) -> Any:
-        if isinstance(self.index, faiss.IndexIVFFlat):
+        if isinstance(self.index, faiss.IndexIVF):
             return faiss.SearchParametersIVF(sel=selector, nprobe=self.index.nprobe)  # type: ignore[call-arg]
         return faiss.SearchParameters(sel=selector)  # type: ignore[call-arg]
 

@@ -32,6 +32,7 @@ from indexer.folder_scan import (
 )
 from indexer.fusion import FusionWeights, fuse
 from indexer.published import PublishedIndex, Snapshot
+from indexer.rebuild_checkpoint import RebuildCheckpoint
 from indexer.search_scores import keyword_scores, memory_cosines
 from indexer.session_context import blend, neighbour_cosines, session_neighbours
 from indexer.staging import stage_embeddings
@@ -60,6 +61,7 @@ class IndexEvents:
     """What happened on open: shown to the person as one-line notices."""
 
     notices: list[str] = field(default_factory=list)
+    resumed: int = 0  # texts the last full rebuild found embedded by an interrupted one
 
 
 class VaultIndex:
@@ -114,17 +116,19 @@ class VaultIndex:
         wait: bool = True,
         quick: bool = False,
         now: float | None = None,
+        full_every: float = FULL_EVERY,
     ) -> SyncReport:
         """Delta sync of the whole vault (cheap when nothing changed). With `wait`
         False, a sync another process holds the lock for is skipped with a notice:
         this one answers from the published index instead of waiting. With `quick`,
         only folders whose mtime changed are looked into (indexer/folder_scan.py),
-        with a full scan when the last one is older than FULL_EVERY at `now`."""
+        with a full scan when the last one is older than `full_every` seconds at `now`."""
         try:
             with self.published.writing(wait=wait) as snapshot:
                 if snapshot.rebuilding:
                     allow_embed = True  # a repair: never publish an index without vectors
-                paths, folders = self._changes(snapshot, quick, time.time() if now is None else now)
+                when = time.time() if now is None else now
+                paths, folders = self._changes(snapshot, quick, when, full_every)
                 first = paths[:RESUME_SLICE]
                 report = self._syncer(snapshot).apply(
                     first, allow_embed, progress=_share(progress, 0, len(first), len(paths))
@@ -182,7 +186,7 @@ class VaultIndex:
         return report
 
     def _changes(
-        self, snapshot: Snapshot, quick: bool, now: float
+        self, snapshot: Snapshot, quick: bool, now: float, full_every: float
     ) -> tuple[list[Path], FolderState | None]:
         """Paths to reconcile, and (quick syncs) the folder state to record after."""
         if not quick:
@@ -190,7 +194,7 @@ class VaultIndex:
         started = time.time_ns()
         state = FolderState.load(self.vault.index_dir)
         mark = catalog_mark(snapshot.catalog)
-        if state is not None and not snapshot.rebuilding and state.usable(now, mark, FULL_EVERY):
+        if state is not None and not snapshot.rebuilding and state.usable(now, mark, full_every):
             paths, folders = quick_changed_paths(self.vault, snapshot.catalog, state, started)
             # documents are compared by stat every time: 10,000 take ~0.1 s (README)
             paths += changed_documents(snapshot.catalog, self.folders)
@@ -217,18 +221,24 @@ class VaultIndex:
         progress: Progress | None = None,
         turn: AbstractContextManager[object] | None = None,
     ) -> SyncReport:
-        """Re-embed every file into a new generation. Embedding runs first, without the
-        index lock, batch by batch inside `turn`; then the tables are refilled and
-        published in one transaction. Readers use the old generation until then."""
+        """Re-embed every file into a new generation: embedding first, without the index
+        lock, batch by batch inside `turn`, saved so an interrupted rebuild resumes; then
+        the tables are refilled and published in one transaction (readers see the old)."""
         turn = turn or contextlib.nullcontext()
         if not self._rebuilding.acquire(blocking=False):
             raise IndexBusyError(f"a rebuild of {self.vault.root} is already running")
         try:
             chunking = (self.settings.chunk_words, self.settings.chunk_overlap)
-            staged = stage_embeddings(self.vault, self.embedder, chunking, turn, progress)
+            checkpoint = RebuildCheckpoint(self.vault.index_dir, self.embedder, chunking)
+            staged = stage_embeddings(
+                self.vault, self.embedder, chunking, turn, progress, checkpoint
+            )
+            self.events.resumed = staged.resumed
             with turn, self.published.writing(rebuild=True) as snapshot:
                 paths = changed_paths(self.vault, snapshot.catalog, self.folders)
-                return self._syncer(snapshot, staged).apply(paths)
+                report = self._syncer(snapshot, staged).apply(paths)
+            checkpoint.clear()  # published: nothing left to resume
+            return report
         finally:
             self._rebuilding.release()
 

@@ -1,8 +1,11 @@
 """Which FAISS structure a vector store of a given size gets, and its IVF maths.
 
 Exact IndexFlatIP up to EXACT_LIMIT vectors (one scan stays within tens of
-milliseconds); above it IndexIVFFlat: IVF rather than HNSW because the store
-removes vectors by id and reconstructs them by id, which HNSW cannot do.
+milliseconds); above it an IVF index whose lists hold half-precision vectors
+(IndexIVFScalarQuantizer, fp16): IVF rather than HNSW because the store removes
+vectors by id and reconstructs them by id, which HNSW cannot do; fp16 because a
+query scans half the lists, and half the bytes scan in about half the time
+(measured in README "Scale"), at a cosine error near 1e-4.
 Owns only the choice and the building blocks; indexer/faiss_store.py swaps.
 """
 
@@ -19,6 +22,7 @@ EXACT_LIMIT = 100_000  # vectors; measured in benchmarks/scale_bench.py (see REA
 # queries (200k, 1024 lists) recall@10 was 0.86 / 0.90 / 0.94 / 0.983 probing
 # 1/16, 1/8, 1/4, 1/2 of them; tightly clustered vectors reach 1.0 at 1/64.
 NPROBE_SHARE = 2
+CODEC = faiss.ScalarQuantizer.QT_fp16
 TRAIN_POINTS = 40  # training vectors per list (FAISS asks for at least 39)
 TRAIN_ITERATIONS = 10
 
@@ -37,21 +41,31 @@ def nprobe_for(nlist: int) -> int:
 def wanted_kind(count: int, current: str, exact_limit: int = EXACT_LIMIT) -> str:
     """ "flat" or "ivf<nlist>". An IVF store goes back to flat below half the limit
     and is retrained when its ideal list count doubles, so a store near the limit
-    does not flip back and forth."""
+    does not flip back and forth; one of an older layout ("ivf<nlist>-flat",
+    full-precision lists) is rebuilt in the current one."""
     if current == "flat":
         return "flat" if count <= exact_limit else f"ivf{nlist_for(count)}"
     if count < exact_limit // 2:
         return "flat"
+    if not current.removeprefix("ivf").isdigit():
+        return f"ivf{nlist_for(count)}"
     nlist = int(current.removeprefix("ivf"))
     ideal = nlist_for(count)
     return f"ivf{ideal}" if ideal >= 2 * nlist or ideal * 4 <= nlist else current
 
 
+def kind_of(index: Any) -> str:
+    """ "ivf<nlist>" for the current layout, "ivf<nlist>-flat" for full-precision lists."""
+    return f"ivf{index.nlist}" + ("-flat" if isinstance(index, faiss.IndexIVFFlat) else "")
+
+
 def new_ivf(dimension: int, nlist: int, vectors: np.ndarray) -> Any:
-    """An empty, trained IndexIVFFlat over inner product, removable and
-    reconstructable by id (hash-table direct map)."""
+    """An empty, trained IVF index over inner product with fp16 lists, removable
+    and reconstructable by id (hash-table direct map)."""
     quantizer: Any = faiss.IndexFlatIP(dimension)
-    index: Any = faiss.IndexIVFFlat(quantizer, dimension, nlist, faiss.METRIC_INNER_PRODUCT)
+    index: Any = faiss.IndexIVFScalarQuantizer(
+        quantizer, dimension, nlist, CODEC, faiss.METRIC_INNER_PRODUCT, False
+    )  # by_residual False: fp16 needs no residuals, and encodes each vector once
     index.own_fields = True  # the IVF index frees its quantizer
     quantizer.this.disown()
     index.cp.niter = TRAIN_ITERATIONS

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Self
 
 from indexer.catalog import ManifestRow
+from indexer.folder_scan import FULL_EVERY
 from indexer.index import VaultIndex
 from indexer.sync import Progress, SyncReport
 from memory.config import MemoryConfig
@@ -98,16 +99,21 @@ class ServiceContext:
         paths: Iterable[Path] | None = None,
         wait: bool = True,
         progress: Progress | None = None,
+        quick: bool = False,
+        full_every: float = FULL_EVERY,
     ) -> SyncReport:
         """The one path for "memories appeared or changed", whatever brought them (jot,
         ingest, capture, MCP, an editor, a dropped or pulled file, the watcher, a
-        rebuild): index the files (None: the whole vault, a delta sync), then file
-        and link the memories that were embedded now."""
+        rebuild): index the files (None: the whole vault, a delta sync; `quick`: only
+        folders whose mtime changed, a full scan once the last is `full_every` seconds
+        old), then file and link the memories that were embedded now."""
         self.require_vault()
         if paths is not None and self.share_index_work:  # never queue behind other writers
             report = self.index.sync_shared(self.embed_on_write)
         elif paths is None:
-            report = self.index.sync(wait=wait, progress=progress)
+            report = self.index.sync(
+                wait=wait, progress=progress, quick=quick, full_every=full_every
+            )
         else:
             report = self.index.apply(paths, allow_embed=self.embed_on_write)
         self.organise(report)

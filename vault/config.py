@@ -225,6 +225,20 @@ class Settings:
     daemon_idle_seconds: int = declare(
         "daemon", 28800, "the warm daemon exits after this long unused", low=1, per_call=False
     )
+    daemon_quick_sync_files: int = declare(
+        "daemon",
+        50000,
+        "above this many memories the daemon stats only changed folders (full scan hourly)",
+        low=0,
+        per_call=False,
+    )
+    daemon_index_check_seconds: float = declare(
+        "daemon",
+        300.0,
+        "how often an idle daemon looks for changes its watcher missed (0: never)",
+        low=0.0,
+        per_call=False,
+    )
     # [hooks]
     hook_context_chars: int = declare(
         "hooks", 2000, "most characters a prompt hook injects (<= 10000)", low=0, high=10000

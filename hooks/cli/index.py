@@ -18,7 +18,11 @@ REINDEX_TIMEOUT = 24 * 3600.0  # a rebuild of a large vault takes minutes; wait 
 
 
 @click.command()
-@click.option("--full", is_flag=True, help="Re-embed every file into a fresh index.")
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Re-embed every file into a fresh index (an interrupted one resumes).",
+)
 @click.option("--check", is_flag=True, help="Print what would change; change nothing.")
 @click.option("--stats", is_flag=True, help="Print counts, sizes and the model.")
 @json_option
@@ -49,7 +53,8 @@ def reindex(context: Context, full: bool, check: bool, stats: bool, as_json: boo
                 if full
                 else service.on_files_changed(None, True, progress)
             )
-        result = reindexed(report, full, service.index.events.notices)
+        events = service.index.events
+        result = reindexed(report, full, events.notices, events.resumed if full else 0)
     for notice in result["notices"]:
         click.echo(f"warning: {notice}", err=True)
     counts = context.service().index.stats() if stats else {}
@@ -57,6 +62,8 @@ def reindex(context: Context, full: bool, check: bool, stats: bool, as_json: boo
         emit({**result, **({"stats": counts} if stats else {})})
         return
     click.echo(f"{'Rebuilt' if full else 'Synced'}: {result['summary']}")
+    if result.get("resumed"):
+        click.echo(f"Resumed: {result['resumed']} texts embedded before the interruption were kept")
     for path, reason in result["problems"]:
         click.echo(f"warning: {path}: {reason}", err=True)
     for key, value in counts.items():

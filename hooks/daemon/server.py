@@ -38,6 +38,7 @@ from hooks.client.protocol import (
     starting_path,
 )
 from hooks.daemon.auto_sync import AutoSync
+from hooks.daemon.index_check import IndexCheck
 from hooks.daemon.process import clean_temp_files, release_free_memory, rss_bytes, setup_logging
 from hooks.ops.requests import Reply, Step
 from hooks.ops.table import EXPECTED_ERRORS, UNLOCKED_OPS, dispatch_reply
@@ -94,6 +95,7 @@ class Daemon:
         self._lock_fd: int | None = None
         self._watcher: VaultWatcher | None = None
         self.auto_sync = AutoSync(vault, settings)
+        self.index_check = IndexCheck(self.service, settings, self._work, QUIET_SECONDS)
 
     # Life cycle ----------------------------------------------------------------
 
@@ -115,8 +117,7 @@ class Daemon:
         clean_temp_files(self.vault.root)
         index = self.service.index
         index.embedder.encode(["warm up"])
-        report = self.service.on_files_changed()
-        log.info("index synced: %s", report.summary())
+        self.index_check.at_start()  # on a large vault only the changed folders
         index.search("warm up", k=1)
         self._watcher = VaultWatcher(self.vault, self._apply_changes, folders=index.folders or None)
         self._watcher.start()
@@ -192,8 +193,9 @@ class Daemon:
         return server
 
     def _maybe_auto_sync(self) -> None:
-        if self._ready.is_set():
+        if self._ready.is_set() and not self._failure:
             self.auto_sync.start_if_due(self.last_request, self._work.locked(), self._after_pull)
+            self.index_check.start_if_due(time.monotonic(), self.last_request)
 
     def _after_pull(self) -> None:
         with self._work:  # the watcher may have applied them already: then a no-op
@@ -392,9 +394,5 @@ def run(
     finally:
         daemon.shutdown()
         for sig, handler in previous.items():
-            signal.signal(sig, _restore(handler))
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
     return 0
-
-
-def _restore(handler: Any) -> Any:
-    return handler if handler is not None else signal.SIG_DFL

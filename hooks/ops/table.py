@@ -279,13 +279,18 @@ def op_reindex(service: MemoryService, args: Args) -> Reply:
     else:
         with service.turn:
             report = service.on_files_changed()
-    return Reply(reindexed(report, full, service.index.events.notices[known:]))
+    events = service.index.events
+    return Reply(reindexed(report, full, events.notices[known:], events.resumed if full else 0))
 
 
-def reindexed(report: SyncReport, full: bool, notices: list[str]) -> dict[str, Any]:
-    """What `vault reindex` prints, from the daemon or from the CLI's own process."""
+def reindexed(
+    report: SyncReport, full: bool, notices: list[str], resumed: int = 0
+) -> dict[str, Any]:
+    """What `vault reindex` prints, from the daemon or from the CLI's own process;
+    `resumed`: texts a full rebuild found embedded by an interrupted one."""
     return {
         "full": full,
+        "resumed": resumed,
         "summary": report.summary(),
         "problems": [list(problem) for problem in report.problems],
         "notices": notices,

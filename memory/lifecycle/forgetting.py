@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from indexer.sync import Progress
 from memory.context import ServiceContext, listing
 from memory.lifecycle.salience import record_signal
 from memory.results import Listing
@@ -16,9 +17,12 @@ from vault.ids import validate_id
 from vault.schema import MemoryRecord
 
 
-def prune(service: ServiceContext, dry_run: bool = False) -> list[Listing]:
+def prune(
+    service: ServiceContext, dry_run: bool = False, progress: Progress | None = None
+) -> list[Listing]:
     """Archive every active memory weaker than the archive floor. A memory another
-    process archived or deleted meanwhile is skipped; the rest are still archived."""
+    process archived or deleted meanwhile is skipped; the rest are still archived.
+    `progress(done, total)` follows the moves."""
     service.fresh(wait=True)
     now = service.clock()
     config = service.config
@@ -30,7 +34,11 @@ def prune(service: ServiceContext, dry_run: bool = False) -> list[Listing]:
     ]
     if dry_run:
         return [listing(service, row, now) for row in due]
-    archived = [(row, _archive(service, row.id)) for row in due]
+    archived = []
+    for done, row in enumerate(due, 1):
+        archived.append((row, _archive(service, row.id)))
+        if progress is not None:
+            progress(done, len(due))
     records = [record for _, record in archived if record is not None]
     listings = [listing(service, row, now) for row, record in archived if record is not None]
     old = [service.vault.root / row.path for row in due]

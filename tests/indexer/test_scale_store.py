@@ -64,7 +64,7 @@ def test_ivf_store_removes_reconstructs_filters_and_reloads(big_store, tmp_path:
     store.remove([1000, 1001])
     assert store.count == 19_998
     assert 1000 not in store.ids()
-    assert np.allclose(store.vectors_for([1005])[0], vectors[5], atol=1e-6)
+    assert np.allclose(store.vectors_for([1005])[0], vectors[5], atol=1e-3)  # fp16 lists
     assert [i for i, _ in store.search(vectors[7], 1, allowed=[1007, 1008])] == [1007]
     assert store.search(vectors[7], 3, allowed=[1000]) == []  # removed: nothing to find
     store.save(tmp_path / "v.faiss")
@@ -72,6 +72,23 @@ def test_ivf_store_removes_reconstructs_filters_and_reloads(big_store, tmp_path:
     assert loaded.kind == store.kind
     assert loaded.ids() == store.ids()
     assert loaded.search(vectors[7], 1)[0][0] == 1007
+
+
+def test_an_ivf_store_of_the_older_full_precision_layout_is_rebuilt_in_fp16(big_store) -> None:
+    import faiss
+
+    store, vectors, ids = big_store
+    old = faiss.IndexIVFFlat(faiss.IndexFlatIP(DIM), DIM, 64, faiss.METRIC_INNER_PRODUCT)
+    old.train(vectors)
+    old.set_direct_map_type(faiss.DirectMap.Hashtable)
+    old.add_with_ids(vectors, ids)
+    store.index = old
+    assert store.kind == "ivf64-flat"
+    assert store.fit(exact_limit=5_000) is True
+    assert store.kind == f"ivf{ivf_layout.nlist_for(20_000)}"
+    assert isinstance(store.index, faiss.IndexIVFScalarQuantizer)
+    assert store.ids() == set(ids.tolist())
+    assert store.search(vectors[7], 1)[0][0] == 1007
 
 
 def test_shrunk_ivf_store_goes_back_to_exact(big_store) -> None:

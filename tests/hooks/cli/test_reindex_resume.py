@@ -1,0 +1,77 @@
+"""`vault reindex --full` interrupted midway (Ctrl-C or a kill) and run again:
+the second run keeps what the first embedded, and the index ends complete."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from benchmarks.scale_bench_vault import generate
+from tests.hooks.cli.test_cli import run
+
+pytestmark = pytest.mark.model
+MEMORIES = 100
+
+
+class PartSaved(FileSystemEventHandler):
+    """Set once a part of the rebuild's checkpoint lands (renamed into place)."""
+
+    def __init__(self) -> None:
+        self.saved = threading.Event()
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        path = str(getattr(event, "dest_path", "") or event.src_path)
+        if Path(path).name.startswith("part-") and path.endswith(".npz"):
+            self.saved.set()
+
+
+def interrupted_rebuild(root: Path, how: signal.Signals) -> None:
+    """Start `vault reindex --full` and stop it by `how` once its first part is saved."""
+    (root / ".index").mkdir(exist_ok=True)
+    handler = PartSaved()
+    observer = Observer()
+    observer.schedule(handler, str(root / ".index"), recursive=True)
+    observer.start()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "hooks.cli", "reindex", "--full"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert handler.saved.wait(timeout=120), "no part of the rebuild was saved"
+        process.send_signal(how)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        observer.stop()
+        observer.join()
+    assert process.returncode != 0, "the rebuild finished before it could be interrupted"
+    assert "Traceback" not in stderr
+
+
+@pytest.mark.timeout(900)  # two rebuilds with the real model
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill"])
+def test_an_interrupted_full_reindex_resumes_where_it_stopped(
+    tmp_path: Path, how: signal.Signals
+) -> None:
+    root = tmp_path / "vault"
+    generate(root, MEMORIES, workers=1)
+    interrupted_rebuild(root, how)
+    assert list((root / ".index" / "rebuild").glob("part-*.npz"))
+
+    again = subprocess.run([sys.executable, "-m", "hooks.cli", "reindex", "--full", "--json",
+                            "--stats"], capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    result = json.loads(again.stdout)
+    assert result["resumed"] >= 32  # at least the first part was kept
+    assert result["resumed"] < result["stats"]["chunks"]  # and the rest embedded now
+    assert result["stats"]["memories"] == MEMORIES
+    assert result["stats"]["vectors"] == result["stats"]["chunks"]
+    assert not (root / ".index" / "rebuild").exists()  # published: nothing left to resume
+    assert run("reindex", "--check").stdout.startswith("Would change: 0 added")
