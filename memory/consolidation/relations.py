@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from memory.consolidation.merge import clauses
 from memory.consolidation.subject import other_subject, swapped_slot
-from memory.consolidation.text import Facts, contrasted_terms, stem
+from memory.consolidation.text import Facts, contrasted_terms, stem, tokens
 
 NUMBER_MARGIN = 0.05  # a differing value also needs a subject this much closer
 NAME_MARGIN = 0.15  # a differing name needs a much closer subject (names are weak evidence)
@@ -131,7 +131,7 @@ def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     # "use loguru instead of structlog", "from the release branch, not main": a few
     # new words in place of what the older chose; not a restatement that rejects
     # the same thing ("not setUp" again).
-    dropped = (contrasted_terms(new.core) | new.negated) & old.affirmed
+    dropped = (contrasted_terms(new.core) | new.negated) & old.affirmed - _rejected(old)
     taken = new.affirmed - old.tokens - _CONTRAST
     if (
         dropped
@@ -312,3 +312,17 @@ def judge(
     if denied:  # "..., not main": a restatement never denies what the older states
         return Judgement("distinct", f"denies {', '.join(sorted(denied))}")
     return Judgement("restatement", f"cosine {cosine:.2f}, similarity {alike:.2f}")
+
+
+_REJECTING = re.compile(r"\b(?:not|never|no|don't|do not|avoid|without)\b", re.IGNORECASE)
+
+
+def _rejected(facts: Facts) -> frozenset[str]:
+    """Every word of the clauses that reject something ("Don't write TestCase
+    classes with setUp"): what the older said no to is not what it chose, even
+    past where the negation's scope ends."""
+    found: set[str] = set()
+    for clause in re.split(r"[,;:.]\s+", facts.core):
+        if _REJECTING.search(clause):
+            found |= tokens(clause)
+    return frozenset(found)

@@ -92,7 +92,8 @@ GREETING_OR_BREAK = (
     "leaving|coffee|standup|afk|bye|cheers|weekend"
 )
 TIME_DEIXIS = (
-    "(?<!from )now(?! on\\b)|today|todays|today'?s|tonight|tonights|tomorrow|tomorrow'?s|this time|"
+    "(?<!from )now(?! on\\b| that\\b)|today|todays|today'?s|tonight|tonights|tomorrow|"
+    "tomorrow'?s|this time|"
     "this run|for now|just for|right now|last night|this morning|meanwhile|again|"
     "currently|current|at the moment|yet|in a minute|later"
 )

@@ -172,3 +172,12 @@ def test_a_pasted_progress_bar_is_not_taken_for_the_persons_words() -> None:
     assert without_output(turn) == (
         "Keep the retry budget at three attempts.\nThe queue drains nightly."
     )
+
+
+def test_now_that_gives_a_reason_not_a_moment() -> None:
+    """ "Now that the fix landed, we pin numpy to 2.1" states a lasting pin and its
+    reason; "now" alone ("deploy now") is still about this moment."""
+    from memory.encode.capture_features import fired
+
+    assert "time_deixis" not in fired("Now that the fix landed upstream, we pin numpy to 2.1.")
+    assert "time_deixis" in fired("Deploy the hotfix now, before the traffic peak.")

@@ -82,7 +82,8 @@ def test_every_key_of_the_old_table_is_still_read() -> None:
              "hook_hedged_max", "auto_retire_limit", "auto_retire_share",
              "daily_folder", "weekly_folder", "monthly_folder", "quarterly_folder",
              "yearly_folder", "llm_briefing", "llm_briefing_seconds", "llm_gist",
-             "llm_gist_seconds", "push_on_success", "briefing_max_memories"}  # fmt: skip
+             "llm_gist_seconds", "push_on_success", "briefing_max_memories",
+             "daemon_quick_sync_files", "daemon_index_check_seconds"}  # fmt: skip
     added |= {"index_paths", "index_extensions", "index_max_depth", "index_skip_dirs",
               "categories", "category_rules"}  # folders indexed in place, categories  # fmt: skip
     assert added <= old
