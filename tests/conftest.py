@@ -37,6 +37,45 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[_MADE_BASETEMP] = config.option.basetemp
 
 
+# The files that take longest (from `pytest --durations`), longest first; the rest
+# keep their order. Under `--dist loadfile` a worker takes one file at a time, and a
+# long file taken last is the suite's tail while the other worker idles (addopts:
+# `--no-loadscope-reorder`, or xdist puts the files with the most tests first).
+LONGEST_FIRST = (
+    "tests/packaging/test_uv_tool_install.py",
+    "tests/hooks/cli/test_reindex_resume.py",
+    "tests/hooks/cli/test_indexed_folders.py",
+    "tests/hooks/test_secrets_end_to_end.py",
+    "tests/memory/consolidation/test_bounded_runs.py",
+    "tests/indexer/test_onnx_encoder.py",
+    "tests/hooks/cli/test_every_field_redacted.py",
+    "tests/hooks/daemon/test_quick_sync.py",
+    "tests/hooks/cli/test_cli.py",
+    "tests/hooks/cli/test_every_command.py",
+    "tests/memory/test_year_bench.py",
+    "tests/hooks/daemon/test_one_writer.py",
+    "tests/hooks/mcp/test_mcp.py",
+    "tests/indexer/test_published.py",
+    "tests/claude_code/test_vault_install.py",
+    "tests/hooks/cli/test_changelog.py",
+    "tests/hooks/cli/test_sync.py",
+    "tests/claude_code/test_plugin_path.py",
+    "tests/claude_code/test_replies.py",
+    "tests/hooks/test_data_safety.py",
+    "tests/indexer/test_scale_store.py",
+    "tests/hooks/cli/test_concurrent_writers.py",
+    "tests/claude_code/test_plugin_install.py",
+    "tests/packaging/test_pipx_install.py",
+    "tests/hooks/test_api.py",
+    "tests/hooks/daemon/test_daemon.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Remove the temp root of a green run; a failed run's stays to be looked at."""
     made = session.config.stash.get(_MADE_BASETEMP, None)
