@@ -16,13 +16,16 @@ from dataclasses import dataclass
 from memory.consolidation.merge import clauses
 from memory.consolidation.subject import other_subject, swapped_slot
 from memory.consolidation.text import Facts, contrasted_terms, stem, tokens
+from vault.schema import STATUS_KIND
 
 NUMBER_MARGIN = 0.05  # a differing value also needs a subject this much closer
 NAME_MARGIN = 0.15  # a differing name needs a much closer subject (names are weak evidence)
 NAME_FRAME_SHARE = 0.7
 # a differing value: some of the rest in common (not "upload 50 MB" / "4 GB memory")
 SAME_FRAME_SHARE = 0.25
-NEVER_RELATED_KINDS = frozenset({"pattern"})
+# A pattern is made of memories; a status (a statement bounded to now) neither
+# replaces nor restates a lasting fact, and fades in days by itself.
+NEVER_RELATED_KINDS = frozenset({"pattern", STATUS_KIND})
 # Two memories are one fact said twice from this cosine up (with no veto); below
 # it the same thing's other attributes sit (calibrated on the tuning pairs of
 # benchmarks/data/consolidation_pairs.json: restatements >= 0.77, others <= 0.72).
