@@ -13,7 +13,8 @@ from memory.consolidation.gist import gist_sentences
 from vault.stopwords import STOPWORDS
 
 _WORD = re.compile(r"`[^`]+`|[A-Za-z][\w'+]*(?:[./\-][\w+]+)*")
-_NUMBER = re.compile(r"(?<![\w.\-/:])(\d+(?:[.:]\d+)*)(%|st|nd|rd|th|)(?![\w\-/:]|\.\d)")
+# A number: not part of a word, code or path; a colon may end it ("locked to 2.7: ...").
+_NUMBER = re.compile(r"(?<![\w.\-/:])(\d+(?:[.:]\d+)*)(%|st|nd|rd|th|)(?![\w\-/]|[.:]\d)")
 UNITS = {
     "s": "second", "sec": "second", "secs": "second", "second": "second", "seconds": "second",
     "ms": "millisecond", "minute": "minute", "minutes": "minute", "min": "minute",

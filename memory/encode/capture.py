@@ -12,7 +12,8 @@ these steps, each one call into the one place that does it.
 5. change or restatement: each statement judged against its nearest memories
    (memory/consolidation/statement.py), its salience from four dimensions;
 6. write: a restatement reinforces; anything else becomes an episodic memory
-   (encoding.jot) and retires the memories it changes (statement.retire);
+   (encoding.jot) and retires the memories it changes (statement.retire), in
+   the archive too (a fact decay archived before its change was said);
 7. index and link: the written files go through the one path every memory
    enters by (`on_files_changed`: index, file, link), inside jot and retire;
 8. the day's note gets one entry (vault/daily.py).
@@ -26,7 +27,7 @@ from datetime import datetime
 
 from indexer.filters import Filters
 from memory.consolidation.interference import updates_of_text
-from memory.consolidation.statement import Verdict, judge_statement, retire
+from memory.consolidation.statement import Verdict, archived_changes, judge_statement, retire
 from memory.context import ServiceContext
 from memory.encode.encoding import jot
 from memory.encode.extract import RuleScorer, Scorer, Statement, durable, statements_of
@@ -161,6 +162,8 @@ def capture(
             reinforce(service, verdict.restates)
             report.reinforced.append(verdict.restates)
             continue
+        cold = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=True))
+        verdict.changes += archived_changes(service, text, project, kind, stamp, cold)
         updated = updates_of_text(service, text, project, kind, stamp, candidates)
         dims = dimensions(text, project, candidates, bool(updated))
         role = 1.0 if statement.role == "user" else ASSISTANT_SALIENCE
