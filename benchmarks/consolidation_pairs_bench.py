@@ -1,16 +1,19 @@
 """The change/restatement judge on the labelled pairs
 (benchmarks/data/consolidation_pairs.json, see its .md): supersede and merge
-precision and recall on the tuning and the held-out split, each pair judged as
-consolidation judges it (real model cosine of the two texts, the word-weighted
-similarity over the set). Run: .venv/bin/python -m benchmarks.consolidation_pairs_bench
-(--errors lists the pairs judged wrong; --json prints the report).
+precision and recall on each split of the file (and all together), each pair
+judged as consolidation judges it (real model cosine of the two texts, the
+word-weighted similarity over the set). Run:
+.venv/bin/python -m benchmarks.consolidation_pairs_bench
+(--data PATH: another file of pairs in the same format, e.g. the fresh held-out
+set, data/consolidation_pairs_fresh.json; --errors lists the pairs judged wrong;
+--json prints the report).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -53,9 +56,14 @@ def scores(rows: list[tuple[dict[str, Any], Judgement]], relation: str) -> dict[
             "recall": round(len(right) / len(truth), 3) if truth else 1.0}  # fmt: skip
 
 
+def splits(rows: list[tuple[dict[str, Any], Judgement]]) -> list[str]:
+    """The file's splits in the order they first appear, then "all"."""
+    return [*dict.fromkeys(p["split"] for p, _ in rows), "all"]
+
+
 def report(rows: list[tuple[dict[str, Any], Judgement]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for split in ("tuning", "held_out", "all"):
+    out: dict[str, Any] = {"splits": splits(rows)}
+    for split in out["splits"]:
         part = [r for r in rows if split in ("all", r[0]["split"])]
         out[split] = {"pairs": len(part), "supersede": scores(part, "change"),
                       "merge": scores(part, "restatement")}  # fmt: skip
@@ -67,14 +75,14 @@ def report(rows: list[tuple[dict[str, Any], Judgement]]) -> dict[str, Any]:
     return out
 
 
-def run() -> dict[str, Any]:
-    data = json.loads(DATA.read_text(encoding="utf-8"))
+def run(path: Path = DATA) -> dict[str, Any]:
+    data = json.loads(path.read_text(encoding="utf-8"))
     return report(judged(data["pairs"]))
 
 
 def lines(result: dict[str, Any], errors: bool = False) -> list[str]:
     shown = []
-    for split in ("tuning", "held_out", "all"):
+    for split in result["splits"]:
         part = result[split]
         for relation in ("supersede", "merge"):
             s = part[relation]
@@ -88,13 +96,18 @@ def lines(result: dict[str, Any], errors: bool = False) -> list[str]:
     return shown
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA, help="a JSON file of labelled pairs")
+    parser.add_argument("--errors", action="store_true", help="list the pairs judged wrong")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    result = run()
-    if "--json" in sys.argv:
+    result = run(args.data)
+    if args.json:
         print(json.dumps(result, indent=2))
         return
-    print("\n".join(lines(result, "--errors" in sys.argv)))
+    print("\n".join(lines(result, args.errors)))
 
 
 if __name__ == "__main__":

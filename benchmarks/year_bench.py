@@ -2,7 +2,7 @@
 (shipped defaults) and off (every memory evergreen: the ceiling).
 
     HF_HUB_OFFLINE=1 nice .venv/bin/python -m benchmarks.year_bench [--days 365]
-        [--seed 7] [--projects 4] [--sync-from 120 --sync-to 240] [--json]
+        [--seed 7] [--projects 4] [--sync-from 120 --sync-to 240] [--json] [--stale]
 
 The plan (benchmarks/year_plan.py, wording in data/year_world.json) holds durable
 statements of every kind, restatements, changes of mind, same-attribute facts of
@@ -25,14 +25,20 @@ from typing import Any
 
 from benchmarks.year_plan import make_plan
 from benchmarks.year_run import YearRun
-from benchmarks.year_score import BUCKETS, summary
+from benchmarks.year_score import BUCKETS, chatter_list, stale_list, summary
 
 # Decay off: every memory is evergreen (strength 1, never pruned); the rest as shipped.
 DECAY_OFF = {"VAULT_EVERGREEN_PATHS": "memories/**"}
 
 
 def run_year(
-    days: int, seed: int, projects: int, sync: range, decay: bool, keep: Path | None = None
+    days: int,
+    seed: int,
+    projects: int,
+    sync: range,
+    decay: bool,
+    keep: Path | None = None,
+    list_stale: bool = False,
 ) -> dict[str, Any]:
     plan = make_plan(days, seed, projects)
     env = {} if decay else dict(DECAY_OFF)
@@ -45,7 +51,12 @@ def run_year(
                 print(f"  decay={'on' if decay else 'off'} day {day}", file=sys.stderr)
 
         trace = runner.run(progress)
-        return summary(plan, trace, runner.machines[0].vault)
+        result = summary(plan, trace, runner.machines[0].vault)
+        if list_stale:
+            vaults = [machine.vault for machine in runner.machines]
+            result["stale_list"] = stale_list(plan, trace, vaults)
+            result["chatter_list"] = chatter_list(plan, trace, vaults)
+        return result
 
 
 def table(on: dict[str, Any], off: dict[str, Any]) -> str:
@@ -97,14 +108,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sync-to", type=int, default=240)
     parser.add_argument("--only", choices=("on", "off"), help="run one of the two")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--stale", action="store_true", help="list every stale and late chatter injection (JSON)"
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     sync = range(args.sync_from, args.sync_to)
     results = {}
     for name in ("on", "off"):
         if args.only in (None, name):
-            results[name] = run_year(args.days, args.seed, args.projects, sync, name == "on")
-    if args.json or len(results) < 2:
+            results[name] = run_year(
+                args.days, args.seed, args.projects, sync, name == "on", list_stale=args.stale
+            )
+    if args.json or args.stale or len(results) < 2:
         print(json.dumps(results, indent=2))
     else:
         print(table(results["on"], results["off"]))

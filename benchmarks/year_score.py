@@ -80,25 +80,32 @@ def _words(text: str) -> set[str]:
 def chatter_injected(plan: Plan, answers: list[Answer]) -> tuple[int, int]:
     """(probes asked over a month after their chatter, probes that injected a
     memory saying that chatter, created over a month before the probe)."""
-    asked = hit = 0
-    for answer in answers:
+    late = late_chatter(plan, answers)
+    return len(late), sum(1 for found in late.values() if found)
+
+
+def late_chatter(plan: Plan, answers: list[Answer]) -> dict[int, list[str]]:
+    """For each probe asked over a month after its chatter (by its index in
+    `answers`): the ids of the injected memories saying that chatter, created
+    over a month before the probe."""
+    late: dict[int, list[str]] = {}
+    for number, answer in enumerate(answers):
         question = answer.question
         if question.chatter < 0:
             continue
         chatter = plan.chatter[question.chatter]
         if question.day - chatter.day <= CHATTER_AFTER:
             continue
-        asked += 1
         said = _words(chatter.text)
         asked_on = START + timedelta(days=question.day)
-        hit += any(
-            len(_words(text) & said) >= 0.7 * len(said)
-            and days_between(parse_time(answer.created.get(memory_id, "")), asked_on)
-            > CHATTER_AFTER
+        late[number] = [
+            memory_id
             for memory_id, text in answer.injected.items()
             if memory_id in answer.created
-        )
-    return asked, hit
+            and len(_words(text) & said) >= 0.7 * len(said)
+            and days_between(parse_time(answer.created[memory_id]), asked_on) > CHATTER_AFTER
+        ]
+    return late
 
 
 def _why_gone(archived: bool, meta: dict[str, Any]) -> str:
@@ -136,6 +143,62 @@ def retired(plan: Plan, vault: Vault) -> tuple[dict[str, list[str]], list[str]]:
                           "archived")  # fmt: skip
             lost.setdefault(reason, []).append(label)
     return lost, missing
+
+
+def _states(vaults: list[Vault]) -> dict[str, list[str]]:
+    """Each memory id's state at the end of the run on each machine: active, or
+    how it left (superseded, merged, gisted, archived), "-" where it is absent."""
+    states: dict[str, list[str]] = {}
+    for number, vault in enumerate(vaults):
+        for path in vault.memory_files(archived=None):
+            try:
+                meta = parse(path.read_text(encoding="utf-8")).meta
+            except (OSError, FrontmatterError):
+                continue
+            row = states.setdefault(path.stem, ["-"] * len(vaults))
+            row[number] = _why_gone(vault.is_archived(path), meta) or "active"
+    return states
+
+
+def stale_list(plan: Plan, trace: Trace, vaults: list[Vault]) -> list[dict[str, Any]]:
+    """Every stale injection: the question, the machine that answered, the stale
+    memory and its state at the end on each machine, and the statement that
+    changed the value (for classifying why the older one was still active)."""
+    states = _states(vaults)
+    found = []
+    for answer in trace.answers:
+        question = answer.question
+        if question.item < 0:
+            continue
+        item = plan.items[question.item]
+        since = item.since(question.day)
+        change = next((text for day, text in item.said if day == since), "")
+        for memory_id, text in answer.injected.items():
+            if stale(text, item, question.day):
+                found.append({
+                    "day": question.day, "machine": answer.machine, "asked": question.text,
+                    "item": f"{item.family}: {item.subject}", "changed_on": since,
+                    "change": change, "stale_id": memory_id, "stale_text": text,
+                    "end_state": states.get(memory_id, []),
+                })  # fmt: skip
+    return found
+
+
+def chatter_list(plan: Plan, trace: Trace, vaults: list[Vault]) -> list[dict[str, Any]]:
+    """Every late chatter probe that injected its chatter: what was said, when,
+    and the injected memory's text and state at the end on each machine."""
+    states = _states(vaults)
+    found = []
+    for number, ids in late_chatter(plan, trace.answers).items():
+        answer = trace.answers[number]
+        chatter = plan.chatter[answer.question.chatter]
+        for memory_id in ids:
+            found.append({
+                "day": answer.question.day, "said_on": chatter.day, "said": chatter.text,
+                "machine": answer.machine, "id": memory_id,
+                "text": answer.injected[memory_id], "end_state": states.get(memory_id, []),
+            })  # fmt: skip
+    return found
 
 
 def summary(plan: Plan, trace: Trace, vault: Vault) -> dict[str, Any]:

@@ -18,6 +18,7 @@ class MemoryConfig:
     episodic_base_stability: float
     semantic_base_stability: float
     curated_base_stability: float
+    status_stability: float
     reinforce_factor: float
     confirm_factor: float
     cap_multiplier: float
@@ -64,6 +65,7 @@ class MemoryConfig:
             episodic_base_stability=settings.episodic_base_stability,
             semantic_base_stability=settings.semantic_base_stability,
             curated_base_stability=settings.curated_base_stability,
+            status_stability=settings.status_stability,
             reinforce_factor=settings.reinforce_factor,
             confirm_factor=settings.confirm_factor,
             cap_multiplier=settings.cap_multiplier,

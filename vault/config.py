@@ -36,6 +36,9 @@ class Settings:
     episodic_base_stability: float = declare("memory", 7.0, "days; a fresh jot", low=0.01)
     semantic_base_stability: float = declare("memory", 90.0, "days; after consolidation", low=0.01)
     curated_base_stability: float = declare("memory", 365.0, "days; ingested notes", low=0.01)
+    status_stability: float = declare(
+        "memory", 2.0, "days; a statement bounded to now (kind status)", low=0.01
+    )
     reinforce_factor: float = declare(
         "memory", 1.5, "a recall hit multiplies stability by this", low=1.0
     )

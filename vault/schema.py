@@ -36,6 +36,10 @@ LINK_FIELDS = (
     "superseded_by", "supersedes", "merged_into", "merged_from", "gist_of", "gist", "pattern_of",
     "damped_by",
 )  # fmt: skip
+# The kind of a statement that holds only for now ("down until tonight"): it lasts
+# `status_stability` days, is never related to a lasting fact and never comes back
+# from the archive on a cue (README, How memory lasts).
+STATUS_KIND = "status"
 FILED_AUTO = "auto"  # `filed: auto`: the topic came from the classifier, not a person
 
 

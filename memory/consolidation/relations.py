@@ -16,13 +16,16 @@ from dataclasses import dataclass
 from memory.consolidation.merge import clauses
 from memory.consolidation.subject import other_subject, swapped_slot
 from memory.consolidation.text import Facts, contrasted_terms, stem, tokens
+from vault.schema import STATUS_KIND
 
 NUMBER_MARGIN = 0.05  # a differing value also needs a subject this much closer
 NAME_MARGIN = 0.15  # a differing name needs a much closer subject (names are weak evidence)
 NAME_FRAME_SHARE = 0.7
 # a differing value: some of the rest in common (not "upload 50 MB" / "4 GB memory")
 SAME_FRAME_SHARE = 0.25
-NEVER_RELATED_KINDS = frozenset({"pattern"})
+# A pattern is made of memories; a status (a statement bounded to now) neither
+# replaces nor restates a lasting fact, and fades in days by itself.
+NEVER_RELATED_KINDS = frozenset({"pattern", STATUS_KIND})
 # Two memories are one fact said twice from this cosine up (with no veto); below
 # it the same thing's other attributes sit (calibrated on the tuning pairs of
 # benchmarks/data/consolidation_pairs.json: restatements >= 0.77, others <= 0.72).
@@ -131,7 +134,9 @@ def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     # "use loguru instead of structlog", "from the release branch, not main": a few
     # new words in place of what the older chose; not a restatement that rejects
     # the same thing ("not setUp" again).
-    dropped = (contrasted_terms(new.core) | new.negated) & old.affirmed - _rejected(old)
+    dropped = (contrasted_terms(new.core) | new.negated) & old.affirmed - _rejected(
+        old
+    ) - new.stated
     taken = new.affirmed - old.tokens - _CONTRAST
     if (
         dropped
@@ -140,6 +145,8 @@ def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
         and cosine >= bar
     ):
         return f"takes {', '.join(sorted(taken))} instead of {', '.join(sorted(dropped))}"
+    if _ADDING.search(new.core):
+        return None  # "now also feeds OpenSearch": a second one, not one in place of the other
     if cosine >= bar + NUMBER_MARGIN:
         for clause in clauses(new.core):
             slot = swapped_slot(old.core, clause)
@@ -155,6 +162,12 @@ def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     if new.change and _handed_over(old, new) and cosine >= bar:
         before, after = sorted(old.names - new.names), sorted(new.names - old.names)
         return f"{after[0]} where it said {before[0]}"
+    renamed = _renamed(old, new) if new.change and cosine >= bar else None
+    if renamed:
+        return f"{renamed[1]} where it said {renamed[0]}, saying it changed"
+    swapped = _number_swapped(old, new)
+    if swapped and cosine >= bar + NUMBER_MARGIN:
+        return f"{swapped[1]} where it said {swapped[0]}"
     if new.change and _other_detail(old, new) and cosine >= bar + NUMBER_MARGIN:
         return f"{', '.join(sorted(new.specific_values))} where it said " + ", ".join(
             sorted(old.specific_values)
@@ -174,6 +187,46 @@ def _handed_over(old: Facts, new: Facts) -> bool:
     named = {stem(w) for name in old.names | new.names for w in name.split()}
     rest = old.tokens - named
     return bool(rest) and all(_related_word(word, new.tokens - named) for word in rest)
+
+
+_ADDING = re.compile(r"\b(?:also|too|as well|in addition|alongside|besides|both)\b", re.I)
+
+
+def _renamed(old: Facts, new: Facts) -> tuple[str, str] | None:
+    """One name in place of another, all else the older said said again, in a
+    newer that says it changed ("the job queue is RabbitMQ" / "the job queue
+    switched to SQS"); not one that adds a second ("now also feeds Kafka")."""
+    if value_conflict(old, new):
+        return None
+    gone = sorted(w for w in old.marked if not _related_word(w, new.tokens))
+    came = sorted(w for w in new.marked if not _related_word(w, old.tokens))
+    if len(gone) != 1 or len(came) != 1:
+        return None
+    rest = old.tokens - old.marked
+    if not rest or not all(_related_word(word, new.tokens) for word in rest):
+        return None
+    return gone[0], came[0]
+
+
+# Words before a number that say which one it is (ticket 4512), not how much.
+_COUNTED = frozenset(
+    "ticket issue pr job order invoice incident build run room step phase item case bug "
+    "story epic page line table chapter section sprint batch node shard rack".split()
+)
+
+
+def _number_swapped(old: Facts, new: Facts) -> tuple[str, str] | None:
+    """The same words but for a number ("minimum SDK is 24" / "... is 26",
+    "Apollo Server 3" / "is on Apollo Server 4"), no number naming which one."""
+    if not old.numbers or not new.numbers or old.numbers & new.numbers:
+        return None
+    if _plain_tokens(old) != _plain_tokens(new) or not _plain_tokens(old):
+        return None
+    for core in (old.core, new.core):
+        before = re.findall(r"([A-Za-z]+)\s+\d", core)
+        if "#" in core or any(stem(word.lower()) in _COUNTED for word in before):
+            return None
+    return ", ".join(sorted(old.numbers)), ", ".join(sorted(new.numbers))
 
 
 def _related_word(word: str, others: frozenset[str]) -> bool:
@@ -311,6 +364,9 @@ def judge(
     denied = (newer.facts.negated | newer.facts.replaced) & older.facts.affirmed
     if denied:  # "..., not main": a restatement never denies what the older states
         return Judgement("distinct", f"denies {', '.join(sorted(denied))}")
+    old_values, new_values = older.facts.specific_values, newer.facts.specific_values
+    if newer.facts.change and old_values != new_values:
+        return Judgement("distinct", "says it changed, with other values")
     return Judgement("restatement", f"cosine {cosine:.2f}, similarity {alike:.2f}")
 
 

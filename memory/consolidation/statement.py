@@ -29,14 +29,15 @@ class Verdict:
 
 def judge_statement(
     service: ServiceContext, text: str, project: str, kind: str, created: str,
-    candidates: list[Candidate],
+    candidates: list[Candidate], archived: bool = False,
 ) -> Verdict:  # fmt: skip
-    """Judge `text` (said at `created`) against its best matches."""
+    """Judge `text` (said at `created`) against its best matches (active ones;
+    `archived`: the archive's instead)."""
     new = Item("", project, kind, "", created, text, analyse(text))
     olders = []
     for candidate in candidates[:COMPARED]:
         row = candidate.row
-        if row.archived or row.tier == "curated" or row.superseded_by:
+        if row.archived != archived or row.tier == "curated" or row.superseded_by:
             continue
         body = " ".join(service.index.body(row.id).split())
         olders.append((Item(row.id, row.project, row.kind, row.topic, row.created, body,
@@ -57,10 +58,26 @@ def judge_statement(
     return verdict
 
 
+def archived_changes(
+    service: ServiceContext, text: str, project: str, kind: str, created: str,
+    archived: list[Candidate],
+) -> list[tuple[str, str]]:  # fmt: skip
+    """The archived memories `text` changes: a fact that decay archived before
+    its change was said is superseded too, so no cue brings its old value back
+    as if it still held. (older id, why); restatements of them change nothing."""
+    unreplaced = [c for c in archived if c.row.archived and not c.row.superseded_by]
+    return judge_statement(service, text, project, kind, created, unreplaced, True).changes
+
+
 def retire(service: ServiceContext, older: str, newer: str) -> list[MemoryRecord]:
-    """`older` to archive/ with `superseded_by: [[newer]]`; `newer` gets
-    `supersedes`. Undone by `vault revive OLDER`."""
-    moved = service.store.move(older, to_archive=True, mutate=appended("superseded_by", newer))
+    """`older` to archive/ (where decay may have moved it already) with
+    `superseded_by: [[newer]]`; `newer` gets `supersedes`. Undone by `vault
+    revive OLDER`."""
+    mark = appended("superseded_by", newer)
+    if service.vault.is_archived(service.vault.locate(older)):
+        moved = service.store.update(older, mark)
+    else:
+        moved = service.store.move(older, to_archive=True, mutate=mark)
     kept = service.store.update(newer, appended("supersedes", older))
     paths = [service.vault.counterpart(moved.path), moved.path, kept.path]
     service.index.apply(paths, allow_embed=False)

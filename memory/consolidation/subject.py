@@ -34,6 +34,10 @@ _CHANGE_WORDS = frozenset(
     "now since after as this these days from on starting week month quarter sprint "
     "today anymore instead rather than".split()
 )
+# Words that open a clause saying when or why (after a changed value).
+_WHEN_OR_WHY = frozenset(
+    "after since because as from starting until following so in on for when once".split()
+)
 _CALENDAR = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays "
     "thursdays fridays saturdays sundays".split()
@@ -72,6 +76,7 @@ class Swap:
     before: list[Word]  # the aligned words just before
     after: list[Word]  # the aligned words just after
     at_start: bool
+    tail: list[Word]  # the newer's last words, after its slot, when the swap ends it
 
 
 def swaps(older: str, newer: str) -> list[Swap]:
@@ -88,10 +93,11 @@ def swaps(older: str, newer: str) -> list[Swap]:
         nxt = codes[n + 1] if n + 1 < len(codes) else None
         before = a[prev[1] : prev[2]] if prev and prev[0] == "equal" else []
         after = a[nxt[1] : nxt[2]] if nxt and nxt[0] == "equal" else []
-        right = b[j1:j2]
+        right, tail = b[j1:j2], []
         if nxt is None:  # the newer's tail may add when or why: "Fastly after the migration"
             right = _until_filler(right)
-        found.append(Swap(a[i1:i2], right, before, after, i1 == 0))
+            tail = b[j1 + len(right) : j2]
+        found.append(Swap(a[i1:i2], right, before, after, i1 == 0, tail))
     return found
 
 
@@ -186,6 +192,8 @@ def swapped_slot(older: str, newer: str) -> tuple[str, str] | None:
         return None  # numbers are the value rules' to judge
     if any(w.key in _CHANGE_WORDS for w in swap.left) or not _lined_up_before(older, newer, swap):
         return None
+    if swap.tail and swap.tail[0].key not in _CHANGE_WORDS | _WHEN_OR_WHY:
+        return None  # "main" / "protected against force pushes": another attribute
     return " ".join(w.text for w in swap.left), " ".join(w.text for w in swap.right)
 
 

@@ -13,7 +13,8 @@ from memory.consolidation.gist import gist_sentences
 from vault.stopwords import STOPWORDS
 
 _WORD = re.compile(r"`[^`]+`|[A-Za-z][\w'+]*(?:[./\-][\w+]+)*")
-_NUMBER = re.compile(r"(?<![\w.\-/:])(\d+(?:[.:]\d+)*)(%?)(?![\w\-/:]|\.\d)")
+# A number: not part of a word, code or path; a colon may end it ("locked to 2.7: ...").
+_NUMBER = re.compile(r"(?<![\w.\-/:])(\d+(?:[.:]\d+)*)(%|st|nd|rd|th|)(?![\w\-/]|[.:]\d)")
 UNITS = {
     "s": "second", "sec": "second", "secs": "second", "second": "second", "seconds": "second",
     "ms": "millisecond", "minute": "minute", "minutes": "minute", "min": "minute",
@@ -41,17 +42,21 @@ _REPLACED = [
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
         r"\bfrom ([^,;:.]+?) to\b", r"\boff ([^,;:.]+?)(?= to\b|[,;:.]|$)",
-        r"\b([\w.\-`]+(?: [\w.\-`]+)?) (?:is|are|was|were|got) (?:gone|removed|retired|"
-        r"replaced|dropped|deleted|out|no longer used)\b",
+        r"\b([\w.\-`]+(?: [\w.\-`]+)?) (?:is|are|was|were|got|has been|have been) (?:gone|"
+        r"removed|retired|replaced|dropped|deleted|out|no longer used|ripped out|torn out|"
+        r"scrapped|decommissioned|shut down|turned off|switched off|sunset)\b",
         r"\bno longer (?:in |on |at )?([^,;:.]+)",
         r"\bthe old ([^,;:.]+)", r"\breplaced ([^,;:.]+?) with\b",
         r"\b(?:has|have|had) left ([^,;:.]+)", r"\bripped out ([^,;:.]+)",
         r"\b(?:moved|switched|migrated) away from ([^,;:.]+)",
-        r"\b(?:dropp(?:ed|ing)|ditch(?:ed|ing)|abandon(?:ed|ing)) ([^,;:.]+?)(?= for\b| in "
-        r"favou?r\b|[,;:.]|$)",
+        r"\b(?:dropp(?:ed|ing)|ditch(?:ed|ing)|abandon(?:ed|ing)|retir(?:ed|ing)|"
+        r"scrapp(?:ed|ing)|decommission(?:ed|ing)|sunsett?(?:ed|ing)|(?:shut|turned|switched) "
+        r"(?:down|off)) ([^,;:.]+?)(?= for\b| in favou?r\b|[,;:.]|$)",
         r"\b(?:took|taken|taking|takes) over (?:[^,;:.]+? )?from ([^,;:.]+)",
     )
 ]  # fmt: skip
+# Someone named as gone ("since Mara left"): their role is someone else's now.
+_LEFT = re.compile(r"\b([A-Z][a-z]+) (?:has |had )?(?:left|quit)\b")
 _PHRASE_END = re.compile(r"\b(?:in|on|at|for|with|by|so|because|but|which|that|when|while)\b")
 _NEGATION = re.compile(
     r"\b(?:rather than|instead of|in place of|not|never|no|don't|do not|without)\b"
@@ -92,6 +97,7 @@ class Facts:
     speaker: str = ""  # who said it, when the text starts "Name: ..."
     marked: frozenset[str] = frozenset()  # tokens written as names: Tokyo, EU, MkDocs
     question: bool = False  # its core asks rather than states
+    stated: frozenset[str] = frozenset()  # tokens said outside every negation
 
     @property
     def affirmed(self) -> frozenset[str]:
@@ -133,8 +139,10 @@ def keyed_numbers(text: str) -> list[tuple[str, str]]:
         before = [w.lower() for w in re.findall(r"[A-Za-z]+", text[: match.start()])[-3:]]
         after_match = re.match(r" ([A-Za-z]+)", text[match.end() :])
         after = after_match.group(1) if after_match else ""
-        if match.group(2):
+        if match.group(2) == "%":
             key = "percent"
+        elif match.group(2):
+            key = "ordinal"  # "on the 5th of each month"
         elif re.fullmatch(r"\d{1,2}:\d\d", value):
             key = "time"
         elif re.fullmatch(r"\d+\.\d+(?:\.\d+)?", value):
@@ -179,7 +187,22 @@ def replaced_terms(text: str) -> frozenset[str]:
     for pattern in _REPLACED:
         for match in pattern.finditer(text):
             found |= tokens(_PHRASE_END.split(match.group(1))[0])
+    found |= {stem(name.lower()) for name in _LEFT.findall(text) if name.lower() not in _COMMON}
     return frozenset(found)
+
+
+def stated_terms(text: str) -> frozenset[str]:
+    """The tokens said outside every negation and contrast ("rebase on main rather
+    than merging main in" states main): what the text affirms somewhere."""
+    kept = text
+    for pattern in (_NEGATION, _CONTRASTED):
+        for match in pattern.finditer(text):
+            scope = match.group(1)
+            lead = _LEADING_PREPOSITION.match(scope)
+            start = match.start(1) + (lead.end() if lead else 0)
+            end = start + len(_SCOPE_END.split(scope[lead.end() if lead else 0 :])[0])
+            kept = kept[:start] + " " * (end - start) + kept[end:]
+    return tokens(kept)
 
 
 def proper_names(text: str) -> frozenset[str]:
@@ -209,6 +232,10 @@ _FORMER = re.compile(
     r"(\d+(?:[.:]\d+)*%?)(?![\w\-/:]|\.\d)",
     re.IGNORECASE,
 )
+# How often, said without a number: "weekly" is every 1 week (as "every 2 weeks" is 2).
+_EVERY_UNIT = {"hourly": "hour", "hour": "hour", "daily": "day", "nightly": "day", "day": "day",
+               "night": "day", "weekly": "week", "week": "week"}  # fmt: skip
+_EVERY = re.compile(r"\b(hourly|daily|nightly|weekly|every (?:hour|day|night|week))\b", re.I)
 _WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
 
 
@@ -225,6 +252,8 @@ def analyse(text: str) -> Facts:
     values = {key: found - former or found for key, found in values.items()}
     for day in _WEEKDAY.findall(core):  # "cut on Thursdays": a value of the day it happens
         values.setdefault("weekday", set()).add(day.lower())
+    for word in _EVERY.findall(core):  # "weekly", "every night": once a week, once a day
+        values.setdefault(_EVERY_UNIT[word.lower().split()[-1]], set()).add("1")
     negated = negated_terms(core)
     lowered = re.findall(r"[a-z]+", text.lower())
     speaker = _SPEAKER.match(text)
@@ -243,4 +272,5 @@ def analyse(text: str) -> Facts:
         speaker=speaker.group(1).lower() if speaker else "",
         question=core.rstrip().endswith("?"),
         marked=marked_words(core),
+        stated=stated_terms(core),
     )

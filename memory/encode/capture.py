@@ -8,10 +8,12 @@ these steps, each one call into the one place that does it.
 3. statements: each turn cut to what could be stored (extract.statements_of);
 4. durable judgement: the classifier or the rules keep the lasting ones
    (extract.durable); an injected `Extract` (an LLM) may do 3 and 4 instead;
+   one that says it holds only for now is kept as kind `status` (transient.py);
 5. change or restatement: each statement judged against its nearest memories
    (memory/consolidation/statement.py), its salience from four dimensions;
 6. write: a restatement reinforces; anything else becomes an episodic memory
-   (encoding.jot) and retires the memories it changes (statement.retire);
+   (encoding.jot) and retires the memories it changes (statement.retire), in
+   the archive too (a fact decay archived before its change was said);
 7. index and link: the written files go through the one path every memory
    enters by (`on_files_changed`: index, file, link), inside jot and retire;
 8. the day's note gets one entry (vault/daily.py).
@@ -25,17 +27,19 @@ from datetime import datetime
 
 from indexer.filters import Filters
 from memory.consolidation.interference import updates_of_text
-from memory.consolidation.statement import Verdict, judge_statement, retire
+from memory.consolidation.statement import Verdict, archived_changes, judge_statement, retire
 from memory.context import ServiceContext
 from memory.encode.encoding import jot
 from memory.encode.extract import RuleScorer, Scorer, Statement, durable, statements_of
 from memory.encode.redact import redact
+from memory.encode.transient import bounded_to_now
 from memory.encode.turn_text import opted_out
 from memory.lifecycle.reinforcement import reinforce
 from memory.lifecycle.salience import combine, dimensions, learned_weights
 from vault.clock import format_time, parse_time
 from vault.daily import append_daily
 from vault.indexed_folders import is_document_path
+from vault.schema import STATUS_KIND
 
 NEIGHBOURS = 10  # active memories a statement is compared with (duplicates, salience)
 ASSISTANT_SALIENCE = 0.7  # what the assistant said weighs less than what the person said
@@ -149,22 +153,25 @@ def capture(
             continue
         created = _when(statement.at)
         stamp = format_time(created or service.clock())
+        kind = STATUS_KIND if bounded_to_now(text) else statement.kind
         found = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=False))
         # a folder document is never restated (reinforced) or superseded (written)
         candidates = [c for c in found if not is_document_path(c.row.path)]
-        verdict = judge_statement(service, text, project, statement.kind, stamp, candidates)
+        verdict = judge_statement(service, text, project, kind, stamp, candidates)
         if verdict.restates is not None:
             reinforce(service, verdict.restates)
             report.reinforced.append(verdict.restates)
             continue
-        updated = updates_of_text(service, text, project, statement.kind, stamp, candidates)
+        cold = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=True))
+        verdict.changes += archived_changes(service, text, project, kind, stamp, cold)
+        updated = updates_of_text(service, text, project, kind, stamp, candidates)
         dims = dimensions(text, project, candidates, bool(updated))
         role = 1.0 if statement.role == "user" else ASSISTANT_SALIENCE
         record = jot(
             service,
             text,
             created=created,
-            kind=statement.kind,
+            kind=kind,
             project=project,
             session=session,
             seq=report.next_seq,

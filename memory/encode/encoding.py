@@ -20,7 +20,7 @@ from vault.clock import format_time, parse_time
 from vault.errors import MemoryNotFoundError, VaultError
 from vault.frontmatter import FrontmatterError, parse
 from vault.ids import make_id, slugify, validate_id
-from vault.schema import MemoryRecord, as_strings
+from vault.schema import STATUS_KIND, MemoryRecord, as_strings
 from vault.source_files import read_source
 
 MAX_SOURCE_BYTES = 1_000_000  # an ingested note, with its frontmatter, stays under 1 MiB
@@ -42,7 +42,8 @@ def jot(
     salience_dims: dict[str, float] | None = None,
     request: str = "",
 ) -> MemoryRecord:
-    """A cheap episodic fragment (base stability 7 days). `created` is when it
+    """A cheap episodic fragment (base stability 7 days; a `status`, a statement
+    bounded to now, `status_stability`: 2 days). `created` is when it
     was said (a transcript's timestamp; never later than now); its strength
     starts now either way. `seq` is its place in the session (0: none given).
     `request`: a caller's id for this jot (with its `created`): asked again, the
@@ -52,6 +53,7 @@ def jot(
     if not body:
         raise RecallError("nothing to remember: the text is empty (or entirely private)")
     now = service.clock()
+    config = service.config
     fields = {
         "topic": redact(topic),
         "tags": _tags(tags),
@@ -61,7 +63,8 @@ def jot(
         "source": redact(source),
     }
     meta = _new_memory(min(created, now) if created else now, now, "episodic", redact(kind), fields)
-    meta.update(stability=service.config.episodic_base_stability, salience=salience)
+    lasts = config.status_stability if kind == STATUS_KIND else config.episodic_base_stability
+    meta.update(stability=lasts, salience=salience)
     if salience_dims:
         meta["salience_dims"] = salience_dims
     for attempt in range(20):

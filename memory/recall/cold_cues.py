@@ -2,8 +2,9 @@
 recall): a faded fact that prune archived comes back, hedged among the
 "might be related" memories, when a prompt is a specific cue for it (similarity
 >= the cold bar). Never one with a newer home: a memory that was superseded,
-merged into another or replaced by its gist stays in the archive. Reads the
-archive only; it neither revives nor reinforces.
+merged into another or replaced by its gist stays in the archive; nor a status
+(a statement bounded to now: it was true then, not now). Reads the archive
+only; it neither revives nor reinforces.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from memory.context import ServiceContext
 from memory.recall.ranking import recall_cold
 from memory.results import Associative, Hit
 from vault.frontmatter import FrontmatterError, parse
+from vault.schema import STATUS_KIND
 
 COLD_SHOWN = 2  # archived memories one prompt may bring back
 REPLACED = ("superseded_by", "merged_into", "gist_of")  # keys naming a newer home
@@ -34,9 +36,10 @@ def with_cold_cues(service: ServiceContext, query: str, found: Associative) -> A
 
 
 def _current(service: ServiceContext, hit: Hit) -> bool:
-    """Whether an archived memory is still its own latest version."""
+    """Whether an archived memory is still its own latest version, and was not
+    said to hold only for then."""
     try:
         meta = parse((service.vault.root / hit.path).read_text(encoding="utf-8")).meta
     except (OSError, UnicodeDecodeError, FrontmatterError):
         return False
-    return not any(meta.get(key) for key in REPLACED)
+    return meta.get("kind") != STATUS_KIND and not any(meta.get(key) for key in REPLACED)

@@ -48,8 +48,9 @@ def test_durable_memories_are_recalled_near_the_ceiling(year: dict[str, dict[str
 def test_upkeep_retires_no_true_fact_and_decay_adds_nothing_stale(
     year: dict[str, dict[str, Any]],
 ) -> None:
-    """Decay adds no stale memory to what the ceiling injects (the 2 % target itself
-    waits on capture keeping changes: README, How memory lasts), and no true fact
+    """Decay adds no stale memory to what the ceiling injects (the 2 % target is the
+    full year's: six weeks hold too few injections, and one question asked on the
+    day of a change, before it is said, already counts as stale), and no true fact
     is superseded, merged or gisted away."""
     on, off = year["on"], year["off"]
     assert on["stale_share"] <= off["stale_share"] + 0.02
