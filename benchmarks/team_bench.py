@@ -4,7 +4,12 @@ private memory or consolidate two of their own, and `vault sync`, all at once.
 Then everyone syncs until they agree, and the bench counts what went wrong.
 
     .venv/bin/python -m benchmarks.team_bench [--users 10] [--rounds 20] [--json]
+        [--max-minutes M]
 
+A sync that fails (a git timeout, a remote that moved on three times) is
+counted with its reason and that person's next round syncs again, as a person
+would; `--max-minutes` stops starting rounds after M minutes (the rounds done
+are reported) and goes on to the final syncs and the checks.
 Reports: memories lost (written, then in nobody's vault), conflict markers,
 conflicts sync reported, private memories found anywhere in the remote's
 history, and whether every reinforcement is counted once on the memories that
@@ -18,9 +23,11 @@ import argparse
 import json
 import random
 import subprocess
+import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import timedelta
@@ -45,6 +52,10 @@ TOPICS = ("deploys", "testing", "billing", "search", "auth", "oncall", "schema",
 class TeamReport:
     users: int
     rounds: int
+    rounds_done: int = 0
+    syncs_ok: int = 0
+    syncs_failed: int = 0
+    failures: Counter[str] = field(default_factory=Counter)  # reason -> syncs
     written: int = 0
     reinforcements: int = 0
     merges: int = 0
@@ -64,6 +75,7 @@ class TeamReport:
     def ok(self) -> bool:
         clean = self.lost == self.markers == self.conflicts_reported == self.private_pushed == 0
         clean = clean and self.duplicates == self.moves_refused == 0
+        clean = clean and self.rounds_done == self.rounds
         return clean and self.vaults_agree and self.recalls_counted == self.reinforcements
 
 
@@ -121,15 +133,35 @@ class Person:
         self.written.append(merged_id)
         return True
 
-    def sync(self, report: TeamReport) -> None:
+    def sync(self, report: TeamReport) -> bool:
+        """One `vault sync`; a failure is counted by its reason, not raised: what
+        was not pushed stays committed here and goes with the next sync."""
         start = time.perf_counter()
-        result = git_sync.sync(self.vault, driver_command(), f"user{self.number}")
+        try:
+            result = git_sync.sync(self.vault, driver_command(), f"user{self.number}")
+        except VaultError as error:
+            with REPORT_LOCK:
+                report.syncs_failed += 1
+                report.failures[_reason(str(error))] += 1
+            print(f"user{self.number}: sync failed: {error}", file=sys.stderr)
+            return False
         with REPORT_LOCK:  # people sync in threads
+            report.syncs_ok += 1
             report.sync_seconds.append(time.perf_counter() - start)
             report.conflicts_reported += len(result.conflicts)
+            if any("pushed nothing" in note for note in result.notes):
+                report.failures["remote kept changing (not pushed)"] += 1
+        return True
 
 
-def run(users: int, rounds: int, work: Path, seed: int = 1) -> TeamReport:
+def _reason(message: str) -> str:
+    """A failure's kind, for counting: "git rebase timed out", "git push failed"."""
+    what = " ".join(message.split()[:2]) if message.startswith("git ") else message[:60]
+    return what + (" timed out" if "took longer than" in message else " failed")
+
+
+def run(users: int, rounds: int, work: Path, seed: int = 1,
+        max_seconds: float = float("inf")) -> TeamReport:  # fmt: skip
     report = TeamReport(users, rounds)
     start = time.perf_counter()
     remote = work / "remote.git"
@@ -142,14 +174,28 @@ def run(users: int, rounds: int, work: Path, seed: int = 1) -> TeamReport:
         people.append(Person(number, vault, seed))
     with ThreadPoolExecutor(max_workers=users) as pool:
         for round_ in range(rounds):
+            if time.perf_counter() - start > max_seconds:
+                break
             for person in people:
                 person.act(round_, report)
             list(pool.map(lambda p: p.sync(report), people))  # everyone at once
-    for person in [*people, *people, people[0]]:  # until everyone has everything
-        person.sync(report)
+            report.rounds_done = round_ + 1
+            print(f"round {round_ + 1}: {time.perf_counter() - start:.0f} s, syncs ok "
+                  f"{report.syncs_ok}, failed {report.syncs_failed}", file=sys.stderr)  # fmt: skip
+    _settle(people, report)
     _inspect(people, remote, report)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _settle(people: list[Person], report: TeamReport, passes: int = 5) -> None:
+    """Everyone syncs in turn until a whole pass (after the first two) fails no
+    sync: then everyone has everything."""
+    for number in range(passes):
+        failed = sum(not person.sync(report) for person in people)
+        if number >= 1 and not failed:
+            people[0].sync(report)  # takes in what the last ones pushed
+            return
 
 
 def _inspect(people: list[Person], remote: Path, report: TeamReport) -> None:
@@ -182,11 +228,13 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-minutes", type=float, default=float("inf"))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="team-bench-") as folder:
-        report = run(args.users, args.rounds, Path(folder), args.seed)
+        report = run(args.users, args.rounds, Path(folder), args.seed, args.max_minutes * 60)
     numbers = {k: v for k, v in asdict(report).items() if k != "sync_seconds"}
+    numbers["failures"] = dict(report.failures)
     times = sorted(report.sync_seconds)
     numbers["sync_p50_s"] = round(times[len(times) // 2], 2)
     numbers["sync_max_s"] = round(times[-1], 2)

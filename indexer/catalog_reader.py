@@ -22,11 +22,14 @@ FROM fts JOIN memories AS m ON m.id = fts.memory_id
 WHERE fts MATCH ? AND m.archived = 0 AND m.superseded_by = ''
 ORDER BY relevance LIMIT ?
 """
-_ACTIVE = f"""
-SELECT {_COLUMNS}, 0.0
-FROM memories AS m JOIN fts ON fts.memory_id = m.id
-WHERE m.archived = 0
+# The briefing's candidates: active memories of the project, of none, and
+# preferences from anywhere; their text is read only for the few it shows.
+_BRIEFING = f"""
+SELECT {_COLUMNS.replace("fts.body", "''")}, 0.0
+FROM memories AS m
+WHERE m.archived = 0 AND (m.project IN ('', ?) OR m.kind = 'preference')
 """
+_BODIES = "SELECT memory_id, body FROM fts WHERE memory_id IN ({marks})"
 
 
 class TextRow(NamedTuple):
@@ -81,9 +84,22 @@ def own_word_matches(catalog: Path, match: str, memory_ids: list[str]) -> set[st
         db.close()
 
 
-def active_memories(catalog: Path) -> list[TextRow]:
-    """Every active memory (the briefing ranks them all by strength)."""
-    return _read(catalog, _ACTIVE, ())
+def briefing_candidates(catalog: Path, project: str | None) -> list[TextRow]:
+    """The active memories a briefing may show (the project's, those of no
+    project, preferences from anywhere), without their text (`body` is "")."""
+    return _read(catalog, _BRIEFING, (project or "",))
+
+
+def bodies(catalog: Path, memory_ids: list[str]) -> dict[str, str]:
+    """The text of each of `memory_ids` the catalog holds."""
+    if not catalog.exists() or not memory_ids:
+        return {}
+    sql = _BODIES.format(marks=", ".join("?" for _ in memory_ids))
+    db = sqlite3.connect(f"file:{catalog}?mode=ro", uri=True, timeout=1.0)
+    try:
+        return dict(db.execute(sql, memory_ids))
+    finally:
+        db.close()
 
 
 def _read(catalog: Path, sql: str, args: tuple[object, ...]) -> list[TextRow]:

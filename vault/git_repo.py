@@ -14,6 +14,10 @@ from vault.errors import VaultError
 
 NETWORK_TIMEOUT = 300.0  # seconds for fetch and push
 LOCAL_TIMEOUT = 120.0
+# A rebase or merge runs our merge driver once per file both sides changed, so it
+# grows with what came in; killing one that is getting on leaves the next sync the
+# same work and more. Bounded still, for a driver that hangs (the sync lock waits).
+INTEGRATE_TIMEOUT = 900.0
 
 
 class GitError(VaultError):
@@ -60,8 +64,8 @@ class Git:
     def out(self, *args: str, timeout: float = LOCAL_TIMEOUT) -> str:
         return self.run(*args, timeout=timeout).stdout.strip()
 
-    def ok(self, *args: str) -> bool:
-        return self.run(*args, check=False).returncode == 0
+    def ok(self, *args: str, timeout: float = LOCAL_TIMEOUT) -> bool:
+        return self.run(*args, check=False, timeout=timeout).returncode == 0
 
     def remote(self, *args: str) -> subprocess.CompletedProcess[str]:
         """A command that talks to `origin`; RemoteError in one line when it fails."""

@@ -122,11 +122,16 @@ class MemoryStore:
         raise ConcurrentEditError(f"{memory_id}: the file kept changing; try again")
 
     def move(
-        self, memory_id: str, to_archive: bool, mutate: Mutation | None = None
+        self,
+        memory_id: str,
+        to_archive: bool,
+        mutate: Mutation | None = None,
+        hint: Path | None = None,
     ) -> MemoryRecord:
-        """Move a memory between memories/ and archive/, optionally updating fields."""
+        """Move a memory between memories/ and archive/, optionally updating fields;
+        `hint`: where it probably is (found without walking the vault's folders)."""
         with file_lock(self.vault.lock_path(memory_id)):
-            path = self.vault.locate(memory_id)
+            path = self.vault.locate(memory_id, hint=hint)
             if self.vault.is_archived(path) == to_archive:
                 where = "archive/" if to_archive else "memories/"
                 raise VaultError(f"{memory_id} is already in {where}")

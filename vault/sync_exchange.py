@@ -14,7 +14,7 @@ from typing import Any
 
 from vault import sync_carry
 from vault.conflicts import has_conflict_markers
-from vault.git_repo import NETWORK_TIMEOUT, Git, GitError
+from vault.git_repo import INTEGRATE_TIMEOUT, NETWORK_TIMEOUT, Git, GitError
 from vault.layout import ARCHIVE, MEMORIES, SUFFIX, Vault
 from vault.merge_driver import merge_file
 from vault.state import JsonState
@@ -107,7 +107,7 @@ def exchange(git: Git, vault: Vault, state: JsonState, machine: str, result: Syn
 def _integrate(git: Git, state: JsonState, branch: str, machine: str, result: SyncResult) -> None:
     upstream = f"origin/{branch}"
     mark_started(state, "rebase")
-    if git.ok("rebase", "--quiet", upstream):
+    if git.ok("rebase", "--quiet", upstream, timeout=INTEGRATE_TIMEOUT):
         mark_started(state, "")
         return
     unmerged = git.unmerged_paths()
@@ -115,7 +115,7 @@ def _integrate(git: Git, state: JsonState, branch: str, machine: str, result: Sy
     if not unmerged:
         raise GitError(f"git rebase onto {upstream} failed in {git.root}; run `git status` there")
     mark_started(state, "merge")
-    if not git.ok("merge", "--quiet", "--no-edit", upstream):
+    if not git.ok("merge", "--quiet", "--no-edit", upstream, timeout=INTEGRATE_TIMEOUT):
         _settle_merge(git, upstream, machine, result)
     mark_started(state, "")
 

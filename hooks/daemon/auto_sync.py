@@ -14,7 +14,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from vault import git_sync
 from vault.clock import Clock, utc_now
@@ -26,14 +25,11 @@ log = logging.getLogger("memory_vault.auto_sync")
 
 
 def driver_command() -> str:
-    """How git runs our merge driver: this environment's `vault`, by absolute path."""
-    vault_script = Path(sys.executable).parent / "vault"
-    program = (
-        shlex.quote(str(vault_script))
-        if vault_script.is_file()
-        else f"{shlex.quote(sys.executable)} -m hooks.cli"
-    )
-    return f"{program} merge-driver %O %A %B %P"
+    """How git runs our merge driver: this environment's Python, by absolute path,
+    on the light entry (hooks/cli/merge_driver.py: one process per merged file, so
+    its start is the cost); `-P` keeps the vault folder (git's working directory)
+    off the import path."""
+    return f"{shlex.quote(sys.executable)} -P -m hooks.cli.merge_driver %O %A %B %P"
 
 
 def machine() -> str:

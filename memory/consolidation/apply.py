@@ -59,7 +59,7 @@ class Runner:
             self.applied.skipped.append(f"{type(action).__name__.lower()}: {exc}")
             return
         self.applied.done.append(entry)
-        self.files.journal.actions.append(entry)
+        self.files.journal.record(entry)
 
     def _paths(self, action: Action) -> list[Path]:
         vault = self.files.vault
@@ -75,7 +75,7 @@ class Runner:
         paths = []
         for memory_id in ids:
             with contextlib.suppress(VaultError):
-                path = vault.locate(memory_id)
+                path = self.files.locate(memory_id)
                 paths += [path, vault.counterpart(path)]
         return paths
 

@@ -28,15 +28,25 @@ class StaleMemory(Exception):
 
 
 class JournaledFiles:
-    def __init__(self, vault: Vault, journal: Journal) -> None:
+    def __init__(
+        self, vault: Vault, journal: Journal, where: dict[str, Path] | None = None
+    ) -> None:
         self.vault = vault
         self.journal = journal
         self.touched: list[Path] = []
+        # Where each memory was last seen (the index's paths, then this run's writes):
+        # a memory in a subfolder is found without walking the whole vault.
+        self.where = dict(where or {})
+
+    def locate(self, memory_id: str) -> Path:
+        path = self.vault.locate(memory_id, hint=self.where.get(memory_id))
+        self.where[memory_id] = path
+        return path
 
     def read(self, memory_id: str, expect_hash: str | None = None) -> tuple[MemoryRecord, str]:
         """The memory's record and file text, checked against the planned body."""
         try:
-            path = self.vault.locate(memory_id)
+            path = self.locate(memory_id)
             text = path.read_bytes().decode("utf-8")
             parsed = frontmatter.parse(text)
         except (VaultError, OSError, UnicodeDecodeError, frontmatter.FrontmatterError) as exc:
@@ -70,6 +80,7 @@ class JournaledFiles:
                 if target.exists():
                     raise StaleMemory(f"{target} already exists")
             self._write(path, target, new_text.encode("utf-8"))
+            self.where[memory_id] = target
         return target
 
     def create(self, memory_id: str, text: str, archived: bool = False) -> Path:
@@ -79,6 +90,7 @@ class JournaledFiles:
             if exists_in_vault(self.vault, memory_id):
                 raise StaleMemory(f"a memory {memory_id} already exists")
             self._write(None, path, text.encode("utf-8"))
+            self.where[memory_id] = path
         return path
 
     def _write(self, source: Path | None, target: Path, data: bytes) -> None:

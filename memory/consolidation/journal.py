@@ -1,7 +1,11 @@
-"""The journal of a consolidation run (.state/consolidation/RUN.json) and undo.
+"""The journal of a consolidation run (.state/consolidation/RUN.jsonl) and undo.
 Before a file is written, moved or created its previous text (or absence) is
-saved; after, the hash of what was written. Undo checks each file is still as
-the run left it (else stops, unless forced), then restores it byte for byte.
+saved; before it is written, the hash of what it will hold. Undo checks each
+file is still as the run left it (else stops, unless forced), then restores it
+byte for byte. The journal only grows: each record is one line appended and
+fsynced, so a run's cost grows with what it changes, not with what it changed
+before (a torn last line, from a kill, is a write that never happened). Runs
+journaled by earlier versions (RUN.json, one object) still list and undo.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from vault.clock import format_time
 from vault.layout import Vault
 
 RUNS = "consolidation"
+LINES, WHOLE = ".jsonl", ".json"  # this version's journals; earlier versions' (read, undone)
 REMOVED = ""  # after_sha256 of a file the run removed (None: the run never wrote it)
 
 
@@ -49,52 +54,111 @@ class Journal:
 
     @property
     def path(self) -> Path:
-        return runs_dir(self.vault) / f"{self.run}.json"
+        return runs_dir(self.vault) / f"{self.run}{LINES}"
+
+    def begin(self) -> None:
+        """Create the journal with its header line (the run is listed from now on)."""
+        header = {"run": self.run, "started": self.started, "automatic": self.automatic}
+        runs_dir(self.vault).mkdir(parents=True, exist_ok=True)
+        atomic_write(self.path, _line(header), 0o600)
 
     def remember(self, paths: list[Path]) -> None:
         """Write down the current text of files about to change (write-ahead)."""
-        fresh = False
+        records = []
         for path in paths:
             key = self.vault.relative(path)
             if key in self.files:
                 continue  # the first state of the run is the one to restore
             before = path.read_bytes().decode("utf-8") if path.is_file() else None
             self.files[key] = {"before": before, "after_sha256": None}
-            fresh = True
-        if fresh:
-            self.save()
+            records.append({"file": key, "before": before})
+        self._append(records)
 
     def intend(self, writes: dict[Path, bytes | None]) -> None:
         """Write down, before writing, what each file will hold ("" : removed), so
         a run killed midway is undone without --force when nothing else touched it."""
+        after = {}
         for path, data in writes.items():
-            entry = self.files[self.vault.relative(path)]
+            key = self.vault.relative(path)
+            entry = self.files[key]
             if entry["after_sha256"] is not None:  # written twice: the first is a state too
                 entry.setdefault("between", []).append(entry["after_sha256"])
-            entry["after_sha256"] = REMOVED if data is None else _sha(data)
-        self.save()
+            entry["after_sha256"] = after[key] = REMOVED if data is None else _sha(data)
+        self._append([{"intend": after}])
 
-    def save(self) -> None:
-        data = {
-            "run": self.run,
-            "started": self.started,
-            "finished": self.finished,
-            "automatic": self.automatic,
-            "undone": None,
-            "actions": self.actions,
-            "files": [{"path": path, **entry} for path, entry in self.files.items()],
-        }
-        runs_dir(self.vault).mkdir(parents=True, exist_ok=True)
-        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-        atomic_write(self.path, text.encode("utf-8"), 0o600)
+    def record(self, action: dict[str, Any]) -> None:
+        self.actions.append(action)
+        self._append([{"action": action}])
+
+    def finish(self, when: str) -> None:
+        self.finished = when
+        self._append([{"finished": when}])
+
+    def _append(self, records: list[dict[str, Any]]) -> None:
+        """The records on disk (fsynced) before the caller goes on."""
+        if not records:
+            return
+        if not self.path.is_file():
+            self.begin()
+        _append_lines(self.path, records)
+
+
+def _append_lines(path: Path, records: list[dict[str, Any]]) -> None:
+    with open(path, "ab") as handle:
+        handle.write(b"".join(_line(record) for record in records))
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _line(record: dict[str, Any]) -> bytes:
+    return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _fold(raw: bytes, path: Path) -> dict[str, Any]:
+    """A journal's lines as the one object earlier versions saved."""
+    lines = raw.decode("utf-8", errors="replace").splitlines()
+    records = []
+    for number, text in enumerate(lines):
+        try:
+            records.append(json.loads(text))
+        except ValueError:
+            if number < len(lines) - 1:  # only the last line can be torn (a kill)
+                raise ConsolidationError(
+                    f"{path} is not a readable journal (line {number + 1})"
+                ) from None
+    if not records or not isinstance(records[0], dict) or "run" not in records[0]:
+        raise ConsolidationError(f"{path} is not a consolidation journal")
+    data: dict[str, Any] = {**records[0], "finished": None, "undone": None, "actions": []}
+    files: dict[str, dict[str, Any]] = {}
+    for record in records[1:]:
+        if "file" in record:
+            files.setdefault(record["file"], {"before": record["before"], "after_sha256": None})
+        elif "intend" in record:
+            for key, after in record["intend"].items():
+                entry = files[key]
+                if entry["after_sha256"] is not None:
+                    entry.setdefault("between", []).append(entry["after_sha256"])
+                entry["after_sha256"] = after
+        elif "action" in record:
+            data["actions"].append(record["action"])
+        else:
+            data.update(record)  # finished, undone
+    data["files"] = [{"path": key, **entry} for key, entry in files.items()]
+    return data
+
+
+def _journal_path(vault: Vault, run: str) -> Path:
+    lines = runs_dir(vault) / f"{run}{LINES}"
+    return lines if lines.is_file() else runs_dir(vault) / f"{run}{WHOLE}"
 
 
 def load_run(vault: Vault, run: str) -> dict[str, Any]:
     if not run or "/" in run or run.startswith("."):
         raise ConsolidationError(f"{run!r} is not a consolidation run id")
-    path = runs_dir(vault) / f"{run}.json"
+    path = _journal_path(vault, run)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+        data = _fold(raw, path) if path.suffix == LINES else json.loads(raw)
     except FileNotFoundError:
         raise ConsolidationError(
             f"no consolidation run {run!r} in {runs_dir(vault)}; `vault consolidate --list`"
@@ -109,11 +173,13 @@ def load_run(vault: Vault, run: str) -> dict[str, Any]:
 def list_runs(vault: Vault) -> list[dict[str, Any]]:
     """Every run, newest first: id, when, what it did, whether it was undone."""
     found = []
-    for path in sorted(runs_dir(vault).glob("*.json"), reverse=True):
+    journals = {path.stem for path in runs_dir(vault).glob(f"*{WHOLE}")}
+    journals |= {path.stem for path in runs_dir(vault).glob(f"*{LINES}")}
+    for run in sorted(journals, reverse=True):
         with contextlib.suppress(ConsolidationError):
-            data = load_run(vault, path.stem)
+            data = load_run(vault, run)
             found.append({
-                "run": data.get("run", path.stem), "started": data.get("started"),
+                "run": data.get("run", run), "started": data.get("started"),
                 "finished": data.get("finished"), "undone": data.get("undone"),
                 "automatic": bool(data.get("automatic")),
                 "actions": len(data.get("actions", [])), "files": _changed(data["files"]),
@@ -145,8 +211,12 @@ def undo(vault: Vault, run: str, now: datetime, force: bool = False) -> UndoRepo
     for entry in entries:
         _restore(vault, entry, report)
     data["undone"] = format_time(now)
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-    atomic_write(runs_dir(vault) / f"{run}.json", text.encode("utf-8"), 0o600)
+    path = _journal_path(vault, run)
+    if path.suffix == LINES:
+        _append_lines(path, [{"undone": data["undone"]}])
+    else:
+        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+        atomic_write(path, text.encode("utf-8"), 0o600)
     return report
 
 

@@ -121,7 +121,7 @@ def _start(service: ServiceContext, snapshot: Snapshot | None, automatic: bool =
     """A journaled runner; `snapshot`: the bodies the plan saw (None: as they are now)."""
     now = service.clock()
     journal = Journal(service.vault, new_run_id(now), format_time(now), automatic=automatic)
-    journal.save()
+    journal.begin()
     backlinks: dict[str, list[str]] = {}
     rows = service.index.rows(archived=None)
     for row in rows:
@@ -129,7 +129,8 @@ def _start(service: ServiceContext, snapshot: Snapshot | None, automatic: bool =
             backlinks.setdefault(target, []).append(row.id)
     planned = snapshot.rows.values() if snapshot else [r for r in rows if not r.archived]
     hashes = {row.id: row.body_hash for row in planned}
-    files = JournaledFiles(service.vault, journal)
+    where = {row.id: service.vault.root / row.path for row in rows}  # checked before use
+    files = JournaledFiles(service.vault, journal, where)
     return Runner(files, service.config, now, hashes, backlinks)
 
 
@@ -144,8 +145,7 @@ def _index(service: ServiceContext, runner: Runner) -> None:
 def _finish(service: ServiceContext, runner: Runner, plan: Plan) -> RunReport:
     journal = runner.files.journal
     _index(service, runner)
-    journal.finished = format_time(service.clock())
-    journal.save()
+    journal.finish(format_time(service.clock()))
     _state(service).update(
         lambda data: data.update(last_run=journal.finished, last_run_id=journal.run)
     )

@@ -36,7 +36,7 @@ def prune(
         return [listing(service, row, now) for row in due]
     archived = []
     for done, row in enumerate(due, 1):
-        archived.append((row, _archive(service, row.id)))
+        archived.append((row, _archive(service, row.id, service.vault.root / row.path)))
         if progress is not None:
             progress(done, len(due))
     records = [record for _, record in archived if record is not None]
@@ -47,10 +47,11 @@ def prune(
     return listings
 
 
-def _archive(service: ServiceContext, memory_id: str) -> MemoryRecord | None:
-    """Move one memory to the archive; None if it is no longer active."""
+def _archive(service: ServiceContext, memory_id: str, hint: Path) -> MemoryRecord | None:
+    """Move one memory to the archive (`hint`: where the index saw it); None if it
+    is no longer active."""
     try:
-        return service.store.move(memory_id, to_archive=True)
+        return service.store.move(memory_id, to_archive=True, hint=hint)
     except VaultError:
         try:
             still_active = not service.vault.is_archived(service.vault.locate(memory_id))

@@ -6,7 +6,6 @@ consolidate --review` applies or drops and the next briefing mentions once; a
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -19,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from hooks.cli.main import main
+from memory.consolidation.journal import load_run
 from memory.consolidation.run import consolidate_if_due
 from memory.service import MemoryService
 from tests.conftest import T0, FakeClock
@@ -124,16 +124,16 @@ def test_a_run_killed_midway_is_undone_without_force(service: MemoryService) -> 
     runs = service.vault.state_dir / "consolidation"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and process.poll() is None:
-        journals = list(runs.glob("*.json")) if runs.is_dir() else []
-        journal = json.loads(journals[0].read_text() or "{}") if journals else {}
+        journals = list(runs.glob("*.jsonl")) if runs.is_dir() else []
+        journal = load_run(service.vault, journals[0].stem) if journals else {}
         if written_unrecorded(service.vault, journal) or len(journal.get("actions", [])) >= 40:
             break
         time.sleep(0.005)
     assert process.poll() is None, "the run ended before it could be killed"
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=30)
-    [journal_path] = runs.glob("*.json")
-    assert json.loads(journal_path.read_text())["finished"] is None
+    [journal_path] = runs.glob("*.jsonl")
+    assert load_run(service.vault, journal_path.stem)["finished"] is None
     assert files(service.vault) != before
 
     undo = subprocess.run([*command, "--undo", journal_path.stem], env=env, capture_output=True,
