@@ -163,7 +163,8 @@ def test_long_runs_show_progress_on_a_terminal_and_nothing_when_piped(
     service goes through the same helper (consolidate too)."""
     assert run("init").returncode == 0
     lines = tmp_path / "notes.jsonl"
-    lines.write_text("".join(json.dumps({"text": text}) + "\n" for text in FILLER))
+    many = [FILLER[i % len(FILLER)].replace("Runbook", f"Runbook {i}.") for i in range(300)]
+    lines.write_text("".join(json.dumps({"text": text}) + "\n" for text in many))
     if command == "import":
         args = ["import", "--jsonl", str(lines)]
     else:  # memories a person dropped in: the recall's own sync embeds them first
