@@ -104,6 +104,14 @@ def test_a_bare_key_whose_letters_are_two_fifths_vowels_is_masked() -> None:
     assert redact(text) == f"the build pulls with {MARK} from the cache"
 
 
+def test_a_run_after_a_secret_word_is_masked_where_free_text_keeps_it() -> None:
+    """After "token" a run reads as a key at looser bars: three-letter CamelCase
+    pieces, a third of them vowels. The same run alone reads as an identifier."""
+    run = "KabTurMexDopWizLugNoxPel"
+    assert redact(f"deploy token {run}") == f"deploy token {MARK}"
+    assert redact(f"call {run} here") == f"call {run} here"
+
+
 def test_a_key_word_opening_the_line_still_makes_a_uuid_a_key() -> None:
     """A pasted list of keys: the provider's name starts each line, the first
     line included."""
