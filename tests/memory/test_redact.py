@@ -85,6 +85,11 @@ def test_a_number_that_fails_luhn_is_not_a_card() -> None:
     )
 
 
+def test_a_thirteen_digit_card_number_is_masked() -> None:
+    # Visa's 13-digit test number: 13 to 19 digits are card lengths
+    assert redact("sandbox card 4222222222222 declined") == f"sandbox card {MARK} declined"
+
+
 def test_a_uuid_is_masked_only_next_to_a_key_word() -> None:
     uuid = "1c8073cf-27b0-42a3-8365-3ebada615d84"
     assert redact(f"trace {uuid} timed out") == f"trace {uuid} timed out"
@@ -95,6 +100,13 @@ def test_a_long_api_name_without_digits_is_kept() -> None:
     """Letters only, short CamelCase pieces, few vowels: a name from a charting
     library, not a key (random keys of letters only are rare)."""
     text = "call gsnXYBarChartFillScaleF to fill the bars"
+    assert redact(text) == text
+
+
+def test_a_vowelless_abbreviated_name_with_long_pieces_is_kept() -> None:
+    """No vowels, but CamelCase pieces of three to four letters: a Hungarian-notation
+    name, not a key (random text splits into pieces of one or two)."""
+    text = "set lpszXmlHttpRqstHndlrCfgMgrPtrLst first"
     assert redact(text) == text
 
 
