@@ -85,6 +85,14 @@ def test_a_number_that_fails_luhn_is_not_a_card() -> None:
     )
 
 
+def test_a_letters_only_bearer_token_with_two_inner_capitals_is_masked() -> None:
+    """Two capitals inside the word are enough to read as a token; a phrase with
+    ordinary capitals ("Basic Authentication") is kept."""
+    text = "call the staging api with Bearer qhvTzmwkrpLxsdnb today"
+    assert redact(text) == f"call the staging api with Bearer {MARK} today"
+    assert redact("we use Basic Authentication here") == "we use Basic Authentication here"
+
+
 def test_a_thirteen_digit_card_number_is_masked() -> None:
     # Visa's 13-digit test number: 13 to 19 digits are card lengths
     assert redact("sandbox card 4222222222222 declined") == f"sandbox card {MARK} declined"
