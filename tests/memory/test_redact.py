@@ -93,6 +93,14 @@ def test_a_letters_only_bearer_token_with_two_inner_capitals_is_masked() -> None
     assert redact("we use Basic Authentication here") == "we use Basic Authentication here"
 
 
+def test_a_name_right_after_a_secret_word_is_kept() -> None:
+    """Only a random-looking run after "api key" or "token" is a key; a CamelCase
+    name there is the thing being talked about."""
+    for text in ("the api key rotationScheduleMonthly runs",
+                 "the password resetPasswordHandler sends mail"):  # fmt: skip
+        assert redact(text) == text
+
+
 def test_a_thirteen_digit_card_number_is_masked() -> None:
     # Visa's 13-digit test number: 13 to 19 digits are card lengths
     assert redact("sandbox card 4222222222222 declined") == f"sandbox card {MARK} declined"
