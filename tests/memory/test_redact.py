@@ -101,6 +101,13 @@ def test_a_name_right_after_a_secret_word_is_kept() -> None:
         assert redact(text) == text
 
 
+def test_a_short_random_value_after_a_provider_s_name_is_masked() -> None:
+    """Sixteen characters are too few to mask anywhere; after "datadog" they are a key."""
+    text = "datadog app: Xk9Rt2bQm7LzPw4V for the dashboards"
+    assert redact(text) == f"datadog app: {MARK} for the dashboards"
+    assert redact("see Xk9Rt2bQm7LzPw4V") == "see Xk9Rt2bQm7LzPw4V"
+
+
 def test_a_thirteen_digit_card_number_is_masked() -> None:
     # Visa's 13-digit test number: 13 to 19 digits are card lengths
     assert redact("sandbox card 4222222222222 declined") == f"sandbox card {MARK} declined"
