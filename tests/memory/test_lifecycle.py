@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from memory.recall.ranking import RecallOptions
@@ -147,3 +149,16 @@ def test_config_overrides_change_the_model(make_service: ServiceFactory, clock: 
     service = make_service(VAULT_EPISODIC_BASE_STABILITY="14")
     memory = service.jot(STORY)
     assert service.show(memory.id)[0].stability == 14.0
+
+
+def test_prune_keeps_a_memory_exactly_at_the_archive_floor(
+    make_service: ServiceFactory, clock: FakeClock
+) -> None:
+    """The floor is the weakest strength kept: a week-old jot (stability 7) is at
+    exactly 1/e, so with the floor set there it stays until the next moment."""
+    service = make_service(VAULT_ARCHIVE_FLOOR=repr(math.exp(-1)), VAULT_RETRIEVAL_FLOOR="0.5")
+    memory = service.jot(STORY)
+    clock.at_day(7)
+    assert service.prune() == []
+    clock.advance(seconds=1)
+    assert ids(service.prune()) == [memory.id]  # type: ignore[arg-type]
