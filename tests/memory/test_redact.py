@@ -108,6 +108,12 @@ def test_a_short_random_value_after_a_provider_s_name_is_masked() -> None:
     assert redact("see Xk9Rt2bQm7LzPw4V") == "see Xk9Rt2bQm7LzPw4V"
 
 
+def test_a_four_character_password_is_masked_but_three_are_too_few() -> None:
+    assert redact("DB_PASSWORD=7hq2 in the env file") == f"DB_PASSWORD={MARK} in the env file"
+    assert redact("the wifi password is q7x2") == f"the wifi password is {MARK}"
+    assert redact("password: abc") == "password: abc"
+
+
 def test_a_thirteen_digit_card_number_is_masked() -> None:
     # Visa's 13-digit test number: 13 to 19 digits are card lengths
     assert redact("sandbox card 4222222222222 declined") == f"sandbox card {MARK} declined"
