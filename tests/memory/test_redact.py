@@ -114,6 +114,14 @@ def test_a_four_character_password_is_masked_but_three_are_too_few() -> None:
     assert redact("password: abc") == "password: abc"
 
 
+def test_a_lowercase_run_with_one_digit_is_a_key_only_after_a_secret_word() -> None:
+    """Long pieces (one digit splits 21 letters in two): alone it may be anything,
+    after "token" it is the token."""
+    run = "mtqzkpwxr8vnbhglsdfjc"
+    assert redact(f"deploy token {run}") == f"deploy token {MARK}"
+    assert redact(f"see {run}") == f"see {run}"
+
+
 def test_a_thirteen_digit_card_number_is_masked() -> None:
     # Visa's 13-digit test number: 13 to 19 digits are card lengths
     assert redact("sandbox card 4222222222222 declined") == f"sandbox card {MARK} declined"
