@@ -47,6 +47,8 @@ def test_stability_is_capped_at_ten_times_base() -> None:
 @given(st.floats(0.01, 5000), st.floats(0.1, 3000))
 def test_strength_is_between_zero_and_one_and_decreasing(days: float, stability: float) -> None:
     assert 0.0 <= strength(days, stability) <= 1.0
+    # a last access later than now (another machine's clock ahead) counts as now
+    assert strength(-days, stability) == 1.0
     assert strength(days + 1, stability) <= strength(days, stability)
 
 
