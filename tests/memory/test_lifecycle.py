@@ -6,9 +6,11 @@ import math
 
 import pytest
 
+from indexer.sync import SyncReport
 from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService
 from tests.conftest import FakeClock, ServiceFactory
+from vault.clock import format_time
 
 pytestmark = pytest.mark.model
 
@@ -162,3 +164,35 @@ def test_prune_keeps_a_memory_exactly_at_the_archive_floor(
     assert service.prune() == []
     clock.advance(seconds=1)
     assert ids(service.prune()) == [memory.id]  # type: ignore[arg-type]
+
+
+def test_prune_skips_a_memory_another_process_deleted_meanwhile(
+    service: MemoryService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index still lists it when prune starts; its file is gone when prune
+    reaches it (a purge on another machine, synced in between): the rest is archived."""
+    gone, kept = service.jot(STORY), service.jot(UNRELATED[0])
+    synced = service.fresh
+
+    def fresh_then_deleted(wait: bool = False) -> SyncReport:
+        report = synced(wait=wait)
+        gone.path.unlink()
+        return report
+
+    monkeypatch.setattr(service, "fresh", fresh_then_deleted)
+    clock.at_day(28)
+    assert ids(service.prune()) == [kept.id]  # type: ignore[arg-type]
+    assert (service.vault.archive_dir / kept.path.name).exists()
+
+
+def test_a_recall_hit_is_reinforced_in_the_index_too(
+    service: MemoryService, clock: FakeClock
+) -> None:
+    """The hook's keyword fallback reads strength from the index: a reinforced hit
+    must be there at once, not after the next sync."""
+    memory = service.jot(STORY)
+    clock.at_day(1)
+    assert ids(service.recall("pytest fixtures instead of setUp and tearDown")) == [memory.id]
+    row = service.index.row(memory.id)
+    assert row is not None
+    assert (row.stability, row.last_access) == (10.5, format_time(clock()))
