@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -10,6 +12,7 @@ from indexer.sync import SyncReport
 from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService
 from tests.conftest import FakeClock, ServiceFactory
+from vault import tombstones
 from vault.clock import format_time
 
 pytestmark = pytest.mark.model
@@ -196,3 +199,24 @@ def test_a_recall_hit_is_reinforced_in_the_index_too(
     row = service.index.row(memory.id)
     assert row is not None
     assert (row.stability, row.last_access) == (10.5, format_time(clock()))
+
+
+def test_purge_deletes_a_memory_whose_file_cannot_be_read(
+    service: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file the user cannot read (another account wrote it with mode 600) is still
+    purged, and its id goes on the purge list: a copy synced back is refused."""
+    memory = service.jot(STORY)
+    copy = memory.path.read_bytes().decode()
+    read_text = Path.read_text
+
+    def unreadable(path: Path, *args: Any, **kwargs: Any) -> str:
+        if path == memory.path:
+            raise PermissionError(13, "Permission denied", str(path))
+        return read_text(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", unreadable)
+    service.purge(memory.id)
+    assert not memory.path.exists()
+    assert memory.id not in ids(service.recall("pytest fixtures", PEEK))
+    assert tombstones.PurgeList(service.vault.root).refuses(memory.id, copy)
