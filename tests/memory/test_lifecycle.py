@@ -166,7 +166,7 @@ def test_prune_keeps_a_memory_exactly_at_the_archive_floor(
     clock.at_day(7)
     assert service.prune() == []
     clock.advance(seconds=1)
-    assert ids(service.prune()) == [memory.id]  # type: ignore[arg-type]
+    assert ids(service.prune()) == [memory.id]
 
 
 def test_prune_skips_a_memory_another_process_deleted_meanwhile(
@@ -184,7 +184,7 @@ def test_prune_skips_a_memory_another_process_deleted_meanwhile(
 
     monkeypatch.setattr(service, "fresh", fresh_then_deleted)
     clock.at_day(28)
-    assert ids(service.prune()) == [kept.id]  # type: ignore[arg-type]
+    assert ids(service.prune()) == [kept.id]
     assert (service.vault.archive_dir / kept.path.name).exists()
 
 
