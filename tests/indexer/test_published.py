@@ -7,6 +7,7 @@ readers and rebuilt only by a writer holding the lock.
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -14,9 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from indexer.catalog import Catalog
 from indexer.errors import CorruptIndexError
+from indexer.faiss_store import VectorStore
 from indexer.index import VaultIndex
-from indexer.published import vectors_file
+from indexer.published import PublishedIndex, vectors_file
 from memory.service import MemoryService
 from vault.layout import Vault
 
@@ -203,3 +206,43 @@ def test_an_index_of_an_older_schema_is_rebuilt_by_the_next_writer(
     assert reader.search("queue worker")
     assert any("rebuilding" in notice for notice in reader.events.notices)
     reader.close()
+
+
+def test_a_reader_that_loses_the_race_with_a_writer_reads_the_new_generation(
+    seeded: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between a fresh reader's look at the catalog and its opening of the vectors,
+    a writer publishes twice and removes that generation's file: the reader reads
+    the catalog again and answers by meaning, with no stale notice."""
+    opened: list[int] = []
+    load = PublishedIndex._vectors_at
+
+    def racing(self: PublishedIndex, catalog: Catalog, generation: int) -> VectorStore:
+        if not opened:
+            opened.append(generation)
+            for i in range(2):
+                seeded.jot(f"Queue worker fact {i}: the backlog alarm fires after {i + 5} minutes.")
+        return load(self, catalog, generation)
+
+    reader = VaultIndex(seeded.vault, seeded.settings, embedder=seeded.index.embedder)
+    monkeypatch.setattr(PublishedIndex, "_vectors_at", racing)
+    assert len(reader.search("queue worker backlog", k=20)) == len(SEEDS) + 2
+    assert not vectors_file(seeded.vault.index_dir, opened[0]).exists()
+    assert reader.events.notices == []
+    reader.close()
+
+
+def test_a_publication_whose_catalog_commit_fails_leaves_no_vectors_file(
+    seeded: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk at the catalog's commit: the write fails, and the vectors file it
+    had saved for the next generation is removed, not left to fill .index/."""
+    before = sorted(p.name for p in seeded.vault.index_dir.glob("vectors-*.faiss"))
+
+    def full(self: Catalog) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(Catalog, "commit", full)
+    with pytest.raises(sqlite3.OperationalError):
+        seeded.jot("The billing export runs at 03:00 UTC on weekdays.")
+    assert sorted(p.name for p in seeded.vault.index_dir.glob("vectors-*.faiss")) == before
