@@ -95,6 +95,13 @@ def test_rendered_values_load_back(topic: str, stability: float, recalls: int) -
     assert meta["recalls"] == recalls
 
 
+def test_a_memory_marked_evergreen_stays_evergreen_when_rewritten() -> None:
+    text = frontmatter.render({"id": "x", "evergreen": True, "draft": False}, "body\n")
+    assert "evergreen: true\n" in text
+    meta = frontmatter.parse(frontmatter.update(text, {"recalls": 1})).meta
+    assert (meta["evergreen"], meta["draft"]) == (True, False)
+
+
 @pytest.mark.parametrize("value", [0.01171875, 1e-9, 2.5e20, -3.0e-7, 12.3456789])
 def test_a_float_loads_back_as_a_float_within_seven_digits(value: float) -> None:
     loaded = frontmatter.load_scalar(frontmatter.render_value(value))
