@@ -95,6 +95,13 @@ def test_rendered_values_load_back(topic: str, stability: float, recalls: int) -
     assert meta["recalls"] == recalls
 
 
+def test_plain_words_are_written_without_quotes() -> None:
+    """What a person sees in the file: `topic: testing`, quotes only where YAML
+    would read the text as something else."""
+    text = frontmatter.render({"id": "x", "topic": "testing", "kind": "yes"}, "body\n")
+    assert text == '---\nid: x\ntopic: testing\nkind: "yes"\n---\nbody\n'
+
+
 def test_a_memory_marked_evergreen_stays_evergreen_when_rewritten() -> None:
     text = frontmatter.render({"id": "x", "evergreen": True, "draft": False}, "body\n")
     assert "evergreen: true\n" in text
