@@ -246,3 +246,14 @@ def test_a_publication_whose_catalog_commit_fails_leaves_no_vectors_file(
     with pytest.raises(sqlite3.OperationalError):
         seeded.jot("The billing export runs at 03:00 UTC on weekdays.")
     assert sorted(p.name for p in seeded.vault.index_dir.glob("vectors-*.faiss")) == before
+
+
+def test_opening_the_index_loads_no_faiss_until_vectors_are_read() -> None:
+    """Commands that read only the catalog (status, list, the keyword path) start
+    without FAISS and numpy; they load with the first vector file."""
+    code = (
+        "import sys\nimport indexer.index, indexer.published\n"
+        "print([m for m in ('faiss', 'numpy') if m in sys.modules])"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (result.returncode, result.stdout.strip()) == (0, "[]"), result.stderr
