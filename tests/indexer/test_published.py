@@ -257,3 +257,19 @@ def test_opening_the_index_loads_no_faiss_until_vectors_are_read() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert (result.returncode, result.stdout.strip()) == (0, "[]"), result.stderr
+
+
+def test_an_index_of_one_publication_from_before_generations_is_adopted(
+    service: MemoryService,
+) -> None:
+    """The smallest such index: one memory, published once."""
+    service.jot(SEEDS[0])
+    index = service.index
+    generation = int(index.stats()["generation"])  # type: ignore[call-overload]
+    assert generation == 1
+    index.close()
+    vectors_file(index.vault.index_dir, 1).rename(index.vault.index_dir / "vectors.faiss")
+    reopened = VaultIndex(index.vault, service.settings, embedder=index.embedder)
+    assert reopened.sync().changed == 0
+    assert reopened.stats()["rebuilds"] == 0
+    reopened.close()
