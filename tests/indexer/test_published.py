@@ -273,3 +273,19 @@ def test_an_index_of_one_publication_from_before_generations_is_adopted(
     assert reopened.sync().changed == 0
     assert reopened.stats()["rebuilds"] == 0
     reopened.close()
+
+
+def test_a_reader_reports_each_damaged_generation(seeded: MemoryService) -> None:
+    """The rebuilt generation is damaged too (the disk is failing): the reader says
+    so again, not once for the whole life of the process."""
+    vault = seeded.vault
+    generation = int(seeded.index.stats()["generation"])  # type: ignore[call-overload]
+    vectors_file(vault.index_dir, generation).write_bytes(b"not a faiss file at all")
+    reader = VaultIndex(vault, seeded.settings, embedder=seeded.index.embedder)
+    assert reader.search("restart the queue worker 3", k=3)[0].cosine == 0.0
+    seeded.jot("The billing export runs at 03:00 UTC on weekdays.")  # a writer rebuilds
+    rebuilt = int(seeded.index.stats()["generation"])  # type: ignore[call-overload]
+    vectors_file(vault.index_dir, rebuilt).write_bytes(b"not a faiss file either")
+    assert reader.search("restart the queue worker 3", k=3)[0].cosine == 0.0
+    assert sum("index stale" in notice for notice in reader.events.notices) == 2
+    reader.close()
