@@ -95,6 +95,11 @@ def test_rendered_values_load_back(topic: str, stability: float, recalls: int) -
     assert meta["recalls"] == recalls
 
 
+def test_a_file_with_a_one_line_frontmatter_takes_a_new_key() -> None:
+    text = "---\nid: x\n---\nbody\n"
+    assert frontmatter.update(text, {"recalls": 1}) == "---\nid: x\nrecalls: 1\n---\nbody\n"
+
+
 def test_plain_words_are_written_without_quotes() -> None:
     """What a person sees in the file: `topic: testing`, quotes only where YAML
     would read the text as something else."""
