@@ -100,6 +100,11 @@ def test_a_file_with_a_one_line_frontmatter_takes_a_new_key() -> None:
     assert frontmatter.update(text, {"recalls": 1}) == "---\nid: x\nrecalls: 1\n---\nbody\n"
 
 
+def test_a_blank_line_a_person_left_after_a_key_stays_when_it_is_rewritten() -> None:
+    text = "---\nid: x\ntopic: a\n\nrecalls: 0\n---\nbody\n"
+    assert frontmatter.update(text, {"topic": "b"}) == text.replace("topic: a", "topic: b")
+
+
 def test_plain_words_are_written_without_quotes() -> None:
     """What a person sees in the file: `topic: testing`, quotes only where YAML
     would read the text as something else."""
