@@ -7,6 +7,7 @@ readers and rebuilt only by a writer holding the lock.
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -14,9 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from indexer.catalog import Catalog
 from indexer.errors import CorruptIndexError
+from indexer.faiss_store import VectorStore
 from indexer.index import VaultIndex
-from indexer.published import vectors_file
+from indexer.published import PublishedIndex, vectors_file
 from memory.service import MemoryService
 from vault.layout import Vault
 
@@ -202,4 +205,87 @@ def test_an_index_of_an_older_schema_is_rebuilt_by_the_next_writer(
     assert report.added  # the writer rebuilt it from the files
     assert reader.search("queue worker")
     assert any("rebuilding" in notice for notice in reader.events.notices)
+    reader.close()
+
+
+def test_a_reader_that_loses_the_race_with_a_writer_reads_the_new_generation(
+    seeded: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between a fresh reader's look at the catalog and its opening of the vectors,
+    a writer publishes twice and removes that generation's file: the reader reads
+    the catalog again and answers by meaning, with no stale notice."""
+    opened: list[int] = []
+    load = PublishedIndex._vectors_at
+
+    def racing(self: PublishedIndex, catalog: Catalog, generation: int) -> VectorStore:
+        if not opened:
+            opened.append(generation)
+            for i in range(2):
+                seeded.jot(f"Queue worker fact {i}: the backlog alarm fires after {i + 5} minutes.")
+        return load(self, catalog, generation)
+
+    reader = VaultIndex(seeded.vault, seeded.settings, embedder=seeded.index.embedder)
+    monkeypatch.setattr(PublishedIndex, "_vectors_at", racing)
+    assert len(reader.search("queue worker backlog", k=20)) == len(SEEDS) + 2
+    assert not vectors_file(seeded.vault.index_dir, opened[0]).exists()
+    assert reader.events.notices == []
+    reader.close()
+
+
+def test_a_publication_whose_catalog_commit_fails_leaves_no_vectors_file(
+    seeded: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk at the catalog's commit: the write fails, and the vectors file it
+    had saved for the next generation is removed, not left to fill .index/."""
+    before = sorted(p.name for p in seeded.vault.index_dir.glob("vectors-*.faiss"))
+
+    def full(self: Catalog) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(Catalog, "commit", full)
+    with pytest.raises(sqlite3.OperationalError):
+        seeded.jot("The billing export runs at 03:00 UTC on weekdays.")
+    assert sorted(p.name for p in seeded.vault.index_dir.glob("vectors-*.faiss")) == before
+
+
+def test_opening_the_index_loads_no_faiss_until_vectors_are_read() -> None:
+    """Commands that read only the catalog (status, list, the keyword path) start
+    without FAISS and numpy; they load with the first vector file."""
+    code = (
+        "import sys\nimport indexer.index, indexer.published\n"
+        "print([m for m in ('faiss', 'numpy') if m in sys.modules])"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (result.returncode, result.stdout.strip()) == (0, "[]"), result.stderr
+
+
+def test_an_index_of_one_publication_from_before_generations_is_adopted(
+    service: MemoryService,
+) -> None:
+    """The smallest such index: one memory, published once."""
+    service.jot(SEEDS[0])
+    index = service.index
+    generation = int(index.stats()["generation"])  # type: ignore[call-overload]
+    assert generation == 1
+    index.close()
+    vectors_file(index.vault.index_dir, 1).rename(index.vault.index_dir / "vectors.faiss")
+    reopened = VaultIndex(index.vault, service.settings, embedder=index.embedder)
+    assert reopened.sync().changed == 0
+    assert reopened.stats()["rebuilds"] == 0
+    reopened.close()
+
+
+def test_a_reader_reports_each_damaged_generation(seeded: MemoryService) -> None:
+    """The rebuilt generation is damaged too (the disk is failing): the reader says
+    so again, not once for the whole life of the process."""
+    vault = seeded.vault
+    generation = int(seeded.index.stats()["generation"])  # type: ignore[call-overload]
+    vectors_file(vault.index_dir, generation).write_bytes(b"not a faiss file at all")
+    reader = VaultIndex(vault, seeded.settings, embedder=seeded.index.embedder)
+    assert reader.search("restart the queue worker 3", k=3)[0].cosine == 0.0
+    seeded.jot("The billing export runs at 03:00 UTC on weekdays.")  # a writer rebuilds
+    rebuilt = int(seeded.index.stats()["generation"])  # type: ignore[call-overload]
+    vectors_file(vault.index_dir, rebuilt).write_bytes(b"not a faiss file either")
+    assert reader.search("restart the queue worker 3", k=3)[0].cosine == 0.0
+    assert sum("index stale" in notice for notice in reader.events.notices) == 2
     reader.close()

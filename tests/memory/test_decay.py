@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import math
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from hypothesis import given, strategies as st
 
 from memory.config import MemoryConfig
-from memory.decay import days_until, reinforce, strength
-from memory.recall.tiers import classify, why
+from memory.decay import days_until, reinforce, strength, strength_at
+from memory.recall.tiers import classify, recall_boost, why
+from vault.schema import DEFAULT_CONFIDENCE
 
 CONFIG = MemoryConfig.default()
 
@@ -24,7 +28,7 @@ def test_six_reinforcements_consolidate_into_semantic() -> None:
     for _ in range(5):
         grown = reinforce(stability, tier, 1.5, CONFIG)
         stability, tier = grown.stability, grown.tier
-        assert tier == "episodic"
+        assert (tier, grown.consolidated) == ("episodic", False)
     grown = reinforce(stability, tier, 1.5, CONFIG)
     assert grown.consolidated
     assert (grown.tier, grown.stability) == ("semantic", 90.0)
@@ -43,6 +47,8 @@ def test_stability_is_capped_at_ten_times_base() -> None:
 @given(st.floats(0.01, 5000), st.floats(0.1, 3000))
 def test_strength_is_between_zero_and_one_and_decreasing(days: float, stability: float) -> None:
     assert 0.0 <= strength(days, stability) <= 1.0
+    # a last access later than now (another machine's clock ahead) counts as now
+    assert strength(-days, stability) == 1.0
     assert strength(days + 1, stability) <= strength(days, stability)
 
 
@@ -80,3 +86,44 @@ def test_confident_needs_meaning_not_only_shared_words(
 ) -> None:
     assert classify(0.5, 0.9, 1.0, CONFIG, cosine=cosine) == expected
     assert explained in why(0.5, 0.9, 1.0, CONFIG, cosine=cosine)
+
+
+def test_after_one_stability_of_silence_strength_is_one_over_e() -> None:
+    """The formula of the README to the last digit: a day is 86,400 seconds."""
+    written = datetime(2026, 3, 1, 9, tzinfo=UTC)
+    week_later = written + timedelta(days=7)
+    assert strength_at(written, 7.0, "episodic", week_later, CONFIG) == math.exp(-1)
+    assert strength_at(written, 7.0, "episodic", written, CONFIG) == 1.0
+
+
+def test_the_floors_are_the_weakest_strengths_still_shown() -> None:
+    """A memory exactly at the archive floor still rings a bell; exactly at the
+    retrieval floor it can still be stated as fact."""
+    archive, retrieval = CONFIG.archive_floor, CONFIG.retrieval_floor
+    assert classify(CONFIG.cue_bar, archive, 1.0, CONFIG, cosine=0.6) == "activated"
+    assert classify(0.9, retrieval, 3.0, CONFIG, cosine=0.9) == "confident"
+
+
+def test_a_matching_topic_lifts_the_score_by_the_topic_boost() -> None:
+    def boost(topic_match: bool) -> float:
+        return recall_boost(CONFIG, 1.0, False, topic_match, DEFAULT_CONFIDENCE)
+
+    assert boost(False) == 1.0
+    assert boost(True) == pytest.approx(CONFIG.topic_boost)
+
+
+@pytest.mark.parametrize(
+    ("similarity", "strength_", "keyword", "explained"),
+    [
+        (0.5, 0.9, 0.8, "shares words more than meaning, so only might be related"),
+        (0.5, 0.9, 0.1, "close in meaning, but not enough to state as fact"),
+        (0.3, 0.5, 0.0, ">= activated bar"),
+        (0.16, 0.07, 0.0, "faint memory, but similarity >= cue bar 0.14 (rings a bell)"),
+        (0.12, 0.9, 0.0, "below every bar"),  # clears the activated bar, not min similarity
+    ],
+)
+def test_explain_says_which_bar_decided(
+    similarity: float, strength_: float, keyword: float, explained: str
+) -> None:
+    line = why(similarity, strength_, 1.0, CONFIG, cosine=0.3, keyword=keyword)
+    assert explained in line

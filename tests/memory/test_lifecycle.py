@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
+from typing import Any
+
 import pytest
 
+from indexer.sync import SyncReport
 from memory.recall.ranking import RecallOptions
 from memory.service import MemoryService
 from tests.conftest import FakeClock, ServiceFactory
+from vault import tombstones
+from vault.clock import format_time
 
 pytestmark = pytest.mark.model
 
@@ -147,3 +154,69 @@ def test_config_overrides_change_the_model(make_service: ServiceFactory, clock: 
     service = make_service(VAULT_EPISODIC_BASE_STABILITY="14")
     memory = service.jot(STORY)
     assert service.show(memory.id)[0].stability == 14.0
+
+
+def test_prune_keeps_a_memory_exactly_at_the_archive_floor(
+    make_service: ServiceFactory, clock: FakeClock
+) -> None:
+    """The floor is the weakest strength kept: a week-old jot (stability 7) is at
+    exactly 1/e, so with the floor set there it stays until the next moment."""
+    service = make_service(VAULT_ARCHIVE_FLOOR=repr(math.exp(-1)), VAULT_RETRIEVAL_FLOOR="0.5")
+    memory = service.jot(STORY)
+    clock.at_day(7)
+    assert service.prune() == []
+    clock.advance(seconds=1)
+    assert ids(service.prune()) == [memory.id]
+
+
+def test_prune_skips_a_memory_another_process_deleted_meanwhile(
+    service: MemoryService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index still lists it when prune starts; its file is gone when prune
+    reaches it (a purge on another machine, synced in between): the rest is archived."""
+    gone, kept = service.jot(STORY), service.jot(UNRELATED[0])
+    synced = service.fresh
+
+    def fresh_then_deleted(wait: bool = False) -> SyncReport:
+        report = synced(wait=wait)
+        gone.path.unlink()
+        return report
+
+    monkeypatch.setattr(service, "fresh", fresh_then_deleted)
+    clock.at_day(28)
+    assert ids(service.prune()) == [kept.id]
+    assert (service.vault.archive_dir / kept.path.name).exists()
+
+
+def test_a_recall_hit_is_reinforced_in_the_index_too(
+    service: MemoryService, clock: FakeClock
+) -> None:
+    """The hook's keyword fallback reads strength from the index: a reinforced hit
+    must be there at once, not after the next sync."""
+    memory = service.jot(STORY)
+    clock.at_day(1)
+    assert ids(service.recall("pytest fixtures instead of setUp and tearDown")) == [memory.id]
+    row = service.index.row(memory.id)
+    assert row is not None
+    assert (row.stability, row.last_access) == (10.5, format_time(clock()))
+
+
+def test_purge_deletes_a_memory_whose_file_cannot_be_read(
+    service: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file the user cannot read (another account wrote it with mode 600) is still
+    purged, and its id goes on the purge list: a copy synced back is refused."""
+    memory = service.jot(STORY)
+    copy = memory.path.read_bytes().decode()
+    read_text = Path.read_text
+
+    def unreadable(path: Path, *args: Any, **kwargs: Any) -> str:
+        if path == memory.path:
+            raise PermissionError(13, "Permission denied", str(path))
+        return read_text(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", unreadable)
+    service.purge(memory.id)
+    assert not memory.path.exists()
+    assert memory.id not in ids(service.recall("pytest fixtures", PEEK))
+    assert tombstones.PurgeList(service.vault.root).refuses(memory.id, copy)

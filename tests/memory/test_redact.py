@@ -85,6 +85,48 @@ def test_a_number_that_fails_luhn_is_not_a_card() -> None:
     )
 
 
+def test_a_letters_only_bearer_token_with_two_inner_capitals_is_masked() -> None:
+    """Two capitals inside the word are enough to read as a token; a phrase with
+    ordinary capitals ("Basic Authentication") is kept."""
+    text = "call the staging api with Bearer qhvTzmwkrpLxsdnb today"
+    assert redact(text) == f"call the staging api with Bearer {MARK} today"
+    assert redact("we use Basic Authentication here") == "we use Basic Authentication here"
+
+
+def test_a_name_right_after_a_secret_word_is_kept() -> None:
+    """Only a random-looking run after "api key" or "token" is a key; a CamelCase
+    name there is the thing being talked about."""
+    for text in ("the api key rotationScheduleMonthly runs",
+                 "the password resetPasswordHandler sends mail"):  # fmt: skip
+        assert redact(text) == text
+
+
+def test_a_short_random_value_after_a_provider_s_name_is_masked() -> None:
+    """Sixteen characters are too few to mask anywhere; after "datadog" they are a key."""
+    text = "datadog app: Xk9Rt2bQm7LzPw4V for the dashboards"
+    assert redact(text) == f"datadog app: {MARK} for the dashboards"
+    assert redact("see Xk9Rt2bQm7LzPw4V") == "see Xk9Rt2bQm7LzPw4V"
+
+
+def test_a_four_character_password_is_masked_but_three_are_too_few() -> None:
+    assert redact("DB_PASSWORD=7hq2 in the env file") == f"DB_PASSWORD={MARK} in the env file"
+    assert redact("the wifi password is q7x2") == f"the wifi password is {MARK}"
+    assert redact("password: abc") == "password: abc"
+
+
+def test_a_lowercase_run_with_one_digit_is_a_key_only_after_a_secret_word() -> None:
+    """Long pieces (one digit splits 21 letters in two): alone it may be anything,
+    after "token" it is the token."""
+    run = "mtqzkpwxr8vnbhglsdfjc"
+    assert redact(f"deploy token {run}") == f"deploy token {MARK}"
+    assert redact(f"see {run}") == f"see {run}"
+
+
+def test_a_thirteen_digit_card_number_is_masked() -> None:
+    # Visa's 13-digit test number: 13 to 19 digits are card lengths
+    assert redact("sandbox card 4222222222222 declined") == f"sandbox card {MARK} declined"
+
+
 def test_a_uuid_is_masked_only_next_to_a_key_word() -> None:
     uuid = "1c8073cf-27b0-42a3-8365-3ebada615d84"
     assert redact(f"trace {uuid} timed out") == f"trace {uuid} timed out"
@@ -98,10 +140,25 @@ def test_a_long_api_name_without_digits_is_kept() -> None:
     assert redact(text) == text
 
 
+def test_a_vowelless_abbreviated_name_with_long_pieces_is_kept() -> None:
+    """No vowels, but CamelCase pieces of three to four letters: a Hungarian-notation
+    name, not a key (random text splits into pieces of one or two)."""
+    text = "set lpszXmlHttpRqstHndlrCfgMgrPtrLst first"
+    assert redact(text) == text
+
+
 def test_a_bare_key_whose_letters_are_two_fifths_vowels_is_masked() -> None:
     # the vowel bar is inclusive: 40 % vowels still reads as random
     text = "the build pulls with Oif7UuXUGfdWG5yP8Yib2eNU from the cache"
     assert redact(text) == f"the build pulls with {MARK} from the cache"
+
+
+def test_a_run_after_a_secret_word_is_masked_where_free_text_keeps_it() -> None:
+    """After "token" a run reads as a key at looser bars: three-letter CamelCase
+    pieces, a third of them vowels. The same run alone reads as an identifier."""
+    run = "KabTurMexDopWizLugNoxPel"
+    assert redact(f"deploy token {run}") == f"deploy token {MARK}"
+    assert redact(f"call {run} here") == f"call {run} here"
 
 
 def test_a_key_word_opening_the_line_still_makes_a_uuid_a_key() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vault.atomic import atomic_replace, atomic_write
+from vault.atomic import atomic_replace, atomic_write, file_lock
 from vault.clock import describe_age
 from vault.ids import slugify
 from vault.schema import as_strings
@@ -45,6 +45,13 @@ def test_a_failed_writer_leaves_the_old_file_and_no_temp_file(tmp_path: Path) ->
         atomic_replace(target, write)
     assert target.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["topics.npz"]
+
+
+def test_a_lock_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    lock = tmp_path / "locks" / "purged.lock"
+    with file_lock(lock):
+        pass
+    assert stat.S_IMODE(lock.stat().st_mode) == 0o600
 
 
 @pytest.mark.parametrize(

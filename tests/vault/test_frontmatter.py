@@ -95,6 +95,30 @@ def test_rendered_values_load_back(topic: str, stability: float, recalls: int) -
     assert meta["recalls"] == recalls
 
 
+def test_a_file_with_a_one_line_frontmatter_takes_a_new_key() -> None:
+    text = "---\nid: x\n---\nbody\n"
+    assert frontmatter.update(text, {"recalls": 1}) == "---\nid: x\nrecalls: 1\n---\nbody\n"
+
+
+def test_a_blank_line_a_person_left_after_a_key_stays_when_it_is_rewritten() -> None:
+    text = "---\nid: x\ntopic: a\n\nrecalls: 0\n---\nbody\n"
+    assert frontmatter.update(text, {"topic": "b"}) == text.replace("topic: a", "topic: b")
+
+
+def test_plain_words_are_written_without_quotes() -> None:
+    """What a person sees in the file: `topic: testing`, quotes only where YAML
+    would read the text as something else."""
+    text = frontmatter.render({"id": "x", "topic": "testing", "kind": "yes"}, "body\n")
+    assert text == '---\nid: x\ntopic: testing\nkind: "yes"\n---\nbody\n'
+
+
+def test_a_memory_marked_evergreen_stays_evergreen_when_rewritten() -> None:
+    text = frontmatter.render({"id": "x", "evergreen": True, "draft": False}, "body\n")
+    assert "evergreen: true\n" in text
+    meta = frontmatter.parse(frontmatter.update(text, {"recalls": 1})).meta
+    assert (meta["evergreen"], meta["draft"]) == (True, False)
+
+
 @pytest.mark.parametrize("value", [0.01171875, 1e-9, 2.5e20, -3.0e-7, 12.3456789])
 def test_a_float_loads_back_as_a_float_within_seven_digits(value: float) -> None:
     loaded = frontmatter.load_scalar(frontmatter.render_value(value))

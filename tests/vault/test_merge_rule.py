@@ -204,3 +204,42 @@ def test_per_machine_counts_keep_each_machines_larger_count() -> None:
     theirs = {"recalls_by_machine": {"laptop": 1, "desktop": 1}}
     merged = merge_rule_fields(base, ours, theirs)["recalls_by_machine"]
     assert merged == {"laptop": 2, "desktop": 1}
+
+
+def test_a_field_one_side_removed_is_left_to_git() -> None:
+    """Ours deleted the recalls line, theirs counted one more: git marks it, the
+    rule does not invent a sum."""
+    ours = {key: value for key, value in BASE.items() if key != "recalls"}
+    assert "recalls" not in merge_rule_fields(BASE, ours, {**BASE, "recalls": 3})
+
+
+def test_an_unreadable_last_access_gives_way_to_the_readable_one() -> None:
+    readable = parse_time("2026-01-02T00:00:00Z")
+    for ours, theirs in (("yesterday", readable), (readable, "yesterday")):
+        merged = merge_rule_fields(BASE, {**BASE, "last_access": ours},
+                                   {**BASE, "last_access": theirs})  # fmt: skip
+        assert merged["last_access"] == readable
+
+
+def test_confidence_without_an_ancestor_takes_the_larger_side() -> None:
+    assert merge_rule_fields(None, {"confidence": 0.6}, {"confidence": 0.7}) == {"confidence": 0.7}
+
+
+def test_a_salience_someone_typed_as_text_gives_way_to_a_number() -> None:
+    base = {"salience": 1.0}
+    for ours, theirs in (({"salience": "high"}, {"salience": 0.7}),
+                         ({"salience": 0.7}, {"salience": "high"})):  # fmt: skip
+        assert merge_rule_fields(base, ours, theirs)["salience"] == 0.7
+
+
+def test_a_salience_already_below_one_is_damped_by_the_other_side_s_share() -> None:
+    """From 0.9, ours damped to 0.7 and theirs (another newer memory) to 0.6: ours
+    times theirs' ratio (0.6 / 0.9), written with four decimals."""
+    base = {"salience": 0.9, "damped_by": []}
+    ours = {"salience": 0.7, "damped_by": ["[[a]]"]}
+    theirs = {"salience": 0.6, "damped_by": ["[[b]]"]}
+    assert merge_rule_fields(base, ours, theirs)["salience"] == 0.4667
+
+
+def test_a_topic_only_one_side_filed_is_taken() -> None:
+    assert merge_rule_fields({}, {}, {"topic": "ci", "filed": ""}) == {"topic": "ci", "filed": ""}
