@@ -4,6 +4,7 @@ the second run keeps what the first embedded, and the index ends complete."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -22,14 +23,19 @@ MEMORIES = 100
 
 
 class PartSaved(FileSystemEventHandler):
-    """Set once a part of the rebuild's checkpoint lands (renamed into place)."""
+    """Once a part of the rebuild's checkpoint lands (renamed into place), pauses the
+    rebuild (SIGSTOP) right there: on two busy cores the test once reacted after the
+    rebuild had already finished, so its Ctrl-C interrupted nothing."""
 
     def __init__(self) -> None:
         self.saved = threading.Event()
+        self.pid = 0
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         path = str(getattr(event, "dest_path", "") or event.src_path)
-        if Path(path).name.startswith("part-") and path.endswith(".npz"):
+        if Path(path).name.startswith("part-") and path.endswith(".npz") and self.pid:
+            if not self.saved.is_set():
+                os.kill(self.pid, signal.SIGSTOP)
             self.saved.set()
 
 
@@ -44,10 +50,12 @@ def interrupted_rebuild(root: Path, how: signal.Signals) -> None:
         [sys.executable, "-m", "hooks.cli", "reindex", "--full"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
+    handler.pid = process.pid  # the model loads for seconds before the first part
     try:
         assert handler.saved.wait(timeout=300), "no part of the rebuild was saved"
         process.send_signal(how)
-        # Ctrl-C lands after the batch being encoded (4 s idle; with the other
+        os.kill(process.pid, signal.SIGCONT)  # the Ctrl-C is taken as it resumes
+        # Ctrl-C lands after the batch being encoded (seconds; with the other
         # worker's tests on the same two cores it once took over 60 s).
         _, stderr = process.communicate(timeout=300)
     finally:
