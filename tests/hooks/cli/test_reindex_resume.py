@@ -46,10 +46,17 @@ def interrupted_rebuild(root: Path, how: signal.Signals) -> None:
     observer = Observer()
     observer.schedule(handler, str(root / ".index"), recursive=True)
     observer.start()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "hooks.cli", "reindex", "--full"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+    # As at a person's terminal: a job started in the background (`make check &`)
+    # ignores SIGINT, its children inherit that, and Python then never raises
+    # KeyboardInterrupt. A handled signal is reset to the default at exec.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "hooks.cli", "reindex", "--full"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+    finally:
+        signal.signal(signal.SIGINT, previous)
     handler.pid = process.pid  # the model loads for seconds before the first part
     try:
         assert handler.saved.wait(timeout=300), "no part of the rebuild was saved"
