@@ -6,30 +6,12 @@ prints. Errors become one line and a distinct exit code (hooks/cli/errors.py).
 
 from __future__ import annotations
 
+import importlib
 import os
 from typing import Any
 
 import click
 
-from hooks.cli import (
-    association,
-    bench,
-    ccl,
-    claude_code,
-    compaction,
-    consolidation,
-    demo,
-    doctor,
-    index,
-    memories,
-    notes,
-    recall,
-    servers,
-    settings,
-    sync,
-    transfer,
-    usage,
-)
 from hooks.cli.common import Context
 from hooks.cli.errors import HANDLED, one_line_usage, to_cli_error
 
@@ -42,6 +24,18 @@ class VaultGroup(click.Group):
     """Turns library errors and click's own usage errors into one-line messages
     with their exit codes (a usage error never echoes a secret); a reader that
     closed the pipe (`| head`) ends the command quietly."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        where = COMMANDS.get(cmd_name)
+        if where is None:
+            return None
+        module, attribute = where
+        command = getattr(importlib.import_module(f"hooks.cli.{module}"), attribute)
+        assert isinstance(command, click.Command)
+        return command
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None,
@@ -95,26 +89,25 @@ def main(ctx: click.Context, vault_option: str | None) -> None:
     ctx.obj = Context(vault_option)
 
 
-COMMANDS: tuple[click.Command, ...] = (
-    *(memories.init, memories.jot, memories.ingest, memories.show, memories.list_),
-    *(memories.status, memories.prune, memories.forget, memories.purge),
-    *(recall.recall, recall.cold, recall.revive, recall.confirm, recall.reinforce),
-    index.reindex,
-    *(association.links, association.graph, association.topics),
-    *(consolidation.consolidate, consolidation.validate),
-    *(claude_code.capture, claude_code.sweep, claude_code.install, claude_code.uninstall),
-    *(servers.serve, servers.daemon, servers.mcp),
-    bench.bench,
-    demo.demo,
-    doctor.doctor,
-    *(sync.sync, sync.merge_driver),
-    *(transfer.import_, transfer.export),
-    *(notes.daily, notes.weekly, notes.monthly, notes.quarterly, notes.yearly, notes.periodic),
-    notes.changelog,
-    compaction.compaction,
-    ccl.ccl,
-    usage.access_stats,
-    settings.config,
-)
-for command in COMMANDS:
-    main.add_command(command)
+# Each command's module is imported when the command runs (or `--help` lists it):
+# a `vault init` or a call the daemon answers does not load the rest of the CLI.
+# tests/hooks/cli/test_cli.py checks that this table names every command.
+COMMANDS: dict[str, tuple[str, str]] = {
+    **{name: ("memories", name) for name in ("init", "jot", "ingest", "show", "status")},
+    **{name: ("memories", name) for name in ("prune", "forget", "purge")},
+    "list": ("memories", "list_"),
+    **{name: ("recall", name) for name in ("recall", "cold", "revive", "confirm", "reinforce")},
+    "reindex": ("index", "reindex"),
+    **{name: ("association", name) for name in ("links", "graph", "topics")},
+    **{name: ("consolidation", name) for name in ("consolidate", "validate")},
+    **{name: ("claude_code", name) for name in ("capture", "sweep", "install", "uninstall")},
+    **{name: ("servers", name) for name in ("serve", "daemon", "mcp")},
+    **{name: (name, name) for name in ("bench", "demo", "doctor", "sync", "compaction", "ccl")},
+    "merge-driver": ("sync", "merge_driver"),
+    "import": ("transfer", "import_"),
+    "export": ("transfer", "export"),
+    **{name: ("notes", name) for name in ("daily", "weekly", "monthly", "quarterly")},
+    **{name: ("notes", name) for name in ("yearly", "periodic", "changelog")},
+    "access-stats": ("usage", "access_stats"),
+    "config": ("settings", "config"),
+}

@@ -4,8 +4,11 @@ test only needs as its starting point are jotted by the same CLI in this process
 
 from __future__ import annotations
 
+import ast
+import importlib
 import json
 import os
+import pkgutil
 import pty
 import subprocess
 import sys
@@ -15,6 +18,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
+import hooks.cli as cli_package
 from hooks.cli.main import main
 
 STORY = (
@@ -42,11 +46,46 @@ def test_every_command_has_help_with_an_example() -> None:
     """In this process (the text is the same; a `vault` process per command cost the
     suite about 30 s of CPU); `vault --help` as a process is the test below."""
     assert isinstance(main, click.Group)
-    assert len(main.commands) > 40
-    for name in main.commands:
+    names = main.list_commands(click.Context(main))
+    assert len(names) > 40
+    for name in names:
         result = CliRunner().invoke(main, [name, "--help"])
         assert result.exit_code == 0, (name, result.output)
         assert "Example:" in result.output, name
+
+
+def test_the_command_table_names_every_command_of_the_cli_modules() -> None:
+    """Commands are imported by name when they run (hooks/cli/main.py): one defined in
+    a module but missing from the table would be unreachable."""
+    commands = [
+        value
+        for info in pkgutil.iter_modules(cli_package.__path__)
+        if info.name != "__main__"  # it runs the CLI
+        for value in vars(importlib.import_module(f"hooks.cli.{info.name}")).values()
+        if isinstance(value, click.Command) and value is not main
+    ]
+    children = {
+        id(child)
+        for group in commands
+        if isinstance(group, click.Group)
+        for child in group.commands.values()
+    }
+    top_level = {command.name for command in commands if id(command) not in children}
+    assert top_level == set(main.list_commands(click.Context(main)))
+    for name in top_level:
+        assert main.get_command(click.Context(main), name or "") is not None, name
+
+
+def test_a_command_loads_only_its_own_module() -> None:
+    code = (
+        "import sys\nfrom hooks.cli.main import main\n"
+        "try:\n    main(['init', '--help'])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('hooks.cli.')), file=sys.stderr)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    loaded = set(ast.literal_eval(result.stderr.strip()))
+    assert "hooks.cli.memories" in loaded
+    assert not {"hooks.cli.demo", "hooks.cli.sync", "hooks.cli.bench"} & loaded
 
 
 def test_help_does_not_import_heavy_libraries() -> None:
