@@ -14,13 +14,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from memory.consolidation.merge import clauses
-from memory.consolidation.subject import other_subject, swapped_slot
+from memory.consolidation.subject import other_attribute, other_subject, swapped_slot
 from memory.consolidation.text import Facts, contrasted_terms, stem, tokens
 from vault.schema import STATUS_KIND
 
 NUMBER_MARGIN = 0.05  # a differing value also needs a subject this much closer
 NAME_MARGIN = 0.15  # a differing name needs a much closer subject (names are weak evidence)
 NAME_FRAME_SHARE = 0.7
+NAMED_GONE_MARGIN = 0.15  # "moved off Segment": a named thing gone counts below the bar
 # a differing value: some of the rest in common (not "upload 50 MB" / "4 GB memory")
 SAME_FRAME_SHARE = 0.25
 # A pattern is made of memories; a status (a statement bounded to now) neither
@@ -122,14 +123,19 @@ def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     key = value_conflict(old, new)
     if key and not new.change and _by_dimension(new)[key] <= old.former:
         return None  # it says again, with no change said, what the older said was before
-    if key and cosine >= bar + NUMBER_MARGIN and _same_frame(old, new):
+    # a change said in words needs no margin over the bar ("was upgraded to 1.29")
+    margin = 0.0 if new.change and not old.change else NUMBER_MARGIN
+    if key and cosine >= bar + margin and _same_frame(old, new):
         before, after = sorted(_by_dimension(old)[key]), sorted(_by_dimension(new)[key])
         return f"{key} {', '.join(before)} -> {', '.join(after)}"
     if key and _former_named(old, new, key) and cosine >= bar + NUMBER_MARGIN:
         before, after = sorted(_by_dimension(old)[key]), sorted(_by_dimension(new)[key])
         return f"{key} {', '.join(before)} -> {', '.join(after)}, naming it the former"
     changed = new.replaced & old.affirmed
-    if changed and cosine >= bar:
+    # a thing the older names, said to be gone ("moved off Segment"), is strong
+    # evidence at a lower similarity than a value
+    named_gone = changed & old.marked
+    if changed and (cosine >= bar or (named_gone and cosine >= bar - NAMED_GONE_MARGIN)):
         return f"says {', '.join(sorted(changed))} was replaced"
     # "use loguru instead of structlog", "from the release branch, not main": a few
     # new words in place of what the older chose; not a restatement that rejects
@@ -168,7 +174,7 @@ def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     swapped = _number_swapped(old, new)
     if swapped and cosine >= bar + NUMBER_MARGIN:
         return f"{swapped[1]} where it said {swapped[0]}"
-    if new.change and _other_detail(old, new) and cosine >= bar + NUMBER_MARGIN:
+    if new.change and _other_detail(old, new) and cosine >= bar + margin:
         return f"{', '.join(sorted(new.specific_values))} where it said " + ", ".join(
             sorted(old.specific_values)
         )
@@ -252,10 +258,15 @@ def _plain_tokens(facts: Facts) -> frozenset[str]:
 
 
 def _same_frame(old: Facts, new: Facts) -> bool:
-    """Half the shorter sentence's plain words are in the other (a value of the
-    same thing, not the same unit of two unrelated things)."""
+    """A quarter of the shorter sentence's plain words (or a form of them:
+    Postgres, PostgreSQL) are in the other (a value of the same thing, not the
+    same unit of two unrelated things); one is enough when the newer says that
+    something changed ("RDS was upgraded to PostgreSQL 16")."""
     left, right = _plain_tokens(old), _plain_tokens(new)
-    return len(left & right) >= SAME_FRAME_SHARE * max(1, min(len(left), len(right)))
+    shared = sum(1 for word in left if _related_word(word, right))
+    if new.change and not old.change and shared:
+        return True
+    return shared >= SAME_FRAME_SHARE * max(1, min(len(left), len(right)))
 
 
 def _other_detail(old: Facts, new: Facts) -> bool:
@@ -291,6 +302,10 @@ def why_not_one_fact(a: Item, b: Item) -> str | None:
     about = other_subject(a.facts.core, b.facts.core)
     if about:
         return about
+    slots = other_attribute(a.facts.tokens, b.facts.tokens, a.facts.specific_values,
+                            b.facts.specific_values)  # fmt: skip
+    if slots:
+        return f"about its {slots[0]} and its {slots[1]}"
     left, right = a.facts.specific_values, b.facts.specific_values
     if left - right and right - left and not left & right:
         return "different details"
@@ -367,6 +382,8 @@ def judge(
     old_values, new_values = older.facts.specific_values, newer.facts.specific_values
     if newer.facts.change and old_values != new_values:
         return Judgement("distinct", "says it changed, with other values")
+    if newer.facts.change and not older.facts.change:
+        return Judgement("distinct", "says something changed that the older did not")
     return Judgement("restatement", f"cosine {cosine:.2f}, similarity {alike:.2f}")
 
 
