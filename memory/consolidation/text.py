@@ -309,3 +309,11 @@ def analyse(text: str) -> Facts:
         marked=marked_words(core),
         stated=stated_terms(core),
     )
+
+
+def says_change(text: str) -> bool:
+    """The text names what was there before ("moved from port 7001 to 7400", "off
+    Heroku", "X is gone", "no longer"): capture weighs such a statement against
+    the memories even when it reads as passing. "now" alone is not enough."""
+    core = " ".join(text.split())
+    return bool(replaced_terms(core) or _FORMER.search(core))
