@@ -120,8 +120,17 @@ def _small(swap: Swap) -> bool:
 
 
 def _plain(swap: Swap) -> bool:
-    """Both sides are content words only (no "is", "with", "the")."""
-    return not any(w.text.lower() in STOPWORDS for w in swap.left + swap.right)
+    """Both sides are content words only (no "is", "with"), but for a determiner
+    they open with ("for sessions" / "for the job queue")."""
+    sides = _opened(swap.left) + _opened(swap.right)
+    return not any(w.text.lower() in STOPWORDS for w in sides)
+
+
+def _opened(side: list[Word]) -> list[Word]:
+    start = 0
+    while start < len(side) - 1 and side[start].text.lower() in _DETERMINERS:
+        start += 1
+    return side[start:]
 
 
 def _identifier(swap: Swap) -> bool:
@@ -270,3 +279,47 @@ def other_attribute(
     if left and right and not left & right and not left_values & right_values:
         return min(left), min(right)
     return None
+
+
+_LEADING = frozenset("the a an our their its this that these those we i you my".split())
+MAX_HEAD_WORDS = 3
+
+
+def head_words(text: str) -> list[Word]:
+    """The words a sentence opens with, up to its verb: content words from the
+    start (after a determiner or "our") until the first stopword, a word saying
+    when, or a third-person verb ("runs", "keeps"); at most three."""
+    found: list[Word] = []
+    for word in words(text):
+        lowered = word.text.lower()
+        if not found and lowered in _LEADING:
+            continue
+        if lowered in STOPWORDS or word.key in _CHANGE_WORDS or _is_value(word):
+            break
+        if found and lowered.endswith("s") and not lowered.endswith("ss"):
+            break  # "the web app runs": a verb, or a plural that ends the phrase
+        found.append(word)
+        if len(found) == MAX_HEAD_WORDS:
+            break
+    return found
+
+
+def subjects_apart(older: str, newer: str) -> bool:
+    """Neither sentence's opening words appear anywhere in the other ("the web
+    app runs on Node 18" / "our background worker is on Node 20"): two things
+    that share only what they use, not one thing that changed."""
+    left, right = head_words(older), head_words(newer)
+    if not left or not right:
+        return False
+    left_all = {w.key for w in words(older)}
+    right_all = {w.key for w in words(newer)}
+
+    def meets(side: list[Word], other: set[str]) -> bool:
+        return any(
+            w.key in other
+            or any(len(w.key) >= 4 and len(o) >= 4 and (o.startswith(w.key) or w.key.startswith(o))
+                   for o in other)
+            for w in side
+        )  # fmt: skip
+
+    return not meets(left, right_all) and not meets(right, left_all)

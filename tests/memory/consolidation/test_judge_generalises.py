@@ -102,3 +102,25 @@ def test_a_restatement_never_says_something_changed() -> None:
     relation, _ = _judge("Python code is formatted with black.",
                          "We format Python code with black.", 0.9, 0.9)  # fmt: skip
     assert relation == "restatement"
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "cosine"),
+    [
+        # two things that open apart and share only what they use
+        ("The web app runs on Node 18.", "Our background worker is on Node 20 now.", 0.52),
+        ("The analytics warehouse runs Postgres 13.",
+         "The billing database was upgraded to Postgres 16.", 0.52),
+        # a name each says alone, with another code in the same place
+        ("The EU cluster sits in eu-west-1.", "Our US cluster was moved to us-east-2.", 0.53),
+        # the numbers that differ measure two attributes
+        ("The nightly backup runs at 02:00 UTC.",
+         "The nightly backup now keeps 30 days of snapshots.", 0.68),
+        # a qualifier after "for", with a determiner on one side only
+        ("Redis for sessions runs with 1 replica.",
+         "Redis for the job queue runs with 3 replicas.", 0.77),
+    ],
+)  # fmt: skip
+def test_the_same_attribute_of_another_thing_supersedes_nothing(older, newer, cosine) -> None:
+    relation, why = _judge(older, newer, cosine)
+    assert relation == "distinct", why

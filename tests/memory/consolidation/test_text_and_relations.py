@@ -77,7 +77,7 @@ def test_facts_name_people_products_environments_and_changes() -> None:
         # the newer names the older's value as the one before, in other words
         ("We keep gunicorn pinned at 21.2, because its later releases leak connections under our "
          "retry wrapper.", "gunicorn goes from 21.2 up to 22.0 now that upstream merged the patch.",
-         0.8, "version 21.2 -> 22.0"),
+         0.8, "version 21.2 -> 22.0, naming it the former"),
     ],
 )  # fmt: skip
 def test_a_newer_fact_supersedes_the_older_one(older, newer, cosine, why) -> None:
