@@ -112,7 +112,9 @@ def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     if valued is not None:
         return valued or None  # "": it says again what the older said was before
     margin = 0.0 if new.change and not old.change else NUMBER_MARGIN
-    changed = new.replaced & old.affirmed
+    # "off port 8004" replaces a value the older never held ("port 8060"): not it
+    elsewhere = bool(new.gone_values) and not new.gone_values & old.numbers
+    changed = frozenset() if elsewhere else new.replaced & old.affirmed
     # a thing the older names, said to be gone ("moved off Segment"), is strong
     # evidence at a lower similarity than a value
     named_gone = changed & old.marked

@@ -111,6 +111,7 @@ class Facts:
     marked: frozenset[str] = frozenset()  # tokens written as names: Tokyo, EU, MkDocs
     question: bool = False  # its core asks rather than states
     stated: frozenset[str] = frozenset()  # tokens said outside every negation
+    gone_values: frozenset[str] = frozenset()  # numbers of what it says was before
 
     @property
     def affirmed(self) -> frozenset[str]:
@@ -193,6 +194,16 @@ def contrasted_terms(text: str) -> frozenset[str]:
     found: set[str] = set()
     for match in _CONTRASTED.finditer(text):
         found |= tokens(_SCOPE_END.split(match.group(1))[0])
+    return frozenset(found)
+
+
+def replaced_values(text: str) -> frozenset[str]:
+    """The numbers of what a change says was there before ("off port 8004")."""
+    found: set[str] = set()
+    for pattern in _REPLACED:
+        for match in pattern.finditer(text):
+            phrase = _PHRASE_END.split(match.group(1))[0]
+            found |= {m.group(1) + m.group(2) for m in _NUMBER.finditer(phrase)}
     return frozenset(found)
 
 
@@ -303,6 +314,7 @@ def analyse(text: str) -> Facts:
         exception=bool(_EXCEPTION.search(text)),
         change=bool(_CHANGE.search(core)),
         replaced=replaced_terms(core),
+        gone_values=replaced_values(core),
         former=frozenset(former),
         speaker=_speaker(speaker.group(1)) if speaker else "",
         question=core.rstrip().endswith("?"),

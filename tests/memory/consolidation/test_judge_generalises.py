@@ -124,3 +124,12 @@ def test_a_restatement_never_says_something_changed() -> None:
 def test_the_same_attribute_of_another_thing_supersedes_nothing(older, newer, cosine) -> None:
     relation, why = _judge(older, newer, cosine)
     assert relation == "distinct", why
+
+
+def test_a_former_value_the_older_never_held_replaces_nothing() -> None:
+    relation, why = _judge("The billing service listens on port 8060.",
+                           "We moved orders off port 8004", 0.41)  # fmt: skip
+    assert relation == "distinct", why
+    relation, why = _judge("The orders service listens on port 8004.",
+                           "We moved orders off port 8004", 0.76)  # fmt: skip
+    assert relation == "change", why
