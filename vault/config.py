@@ -354,6 +354,16 @@ class Settings:
     auto_retire_share: float = declare(
         "consolidation", 0.03, "... and at most this share of active memories", low=0.0, high=1.0
     )
+    auto_supersede: bool = declare(
+        "consolidation",
+        False,
+        "an automatic run retires by supersede on its own (off: to the review list)",
+    )
+    auto_merge: bool = declare(
+        "consolidation",
+        False,
+        "an automatic run retires by merge on its own (off: to the review list)",
+    )
     merge_maturity: int = declare(
         "consolidation", 5, "a group of duplicates merges once this large", low=2
     )

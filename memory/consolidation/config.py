@@ -23,6 +23,8 @@ class ConsolidationConfig:
     salience_learn_after: int
     auto_retire_limit: int
     auto_retire_share: float
+    auto_supersede: bool
+    auto_merge: bool
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ConsolidationConfig:
@@ -31,6 +33,8 @@ class ConsolidationConfig:
             consolidate_min_memories=settings.consolidate_min_memories,
             auto_retire_limit=settings.auto_retire_limit,
             auto_retire_share=settings.auto_retire_share,
+            auto_supersede=settings.auto_supersede,
+            auto_merge=settings.auto_merge,
             merge_maturity=settings.merge_maturity,
             merge_bar=settings.merge_bar,
             dedupe_cosine=settings.dedupe_cosine,

@@ -14,15 +14,27 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from memory.consolidation.merge import clauses
-from memory.consolidation.subject import other_subject, swapped_slot
+from memory.consolidation.subject import (
+    other_attribute,
+    other_subject,
+    subjects_apart,
+    swapped_slot,
+)
 from memory.consolidation.text import Facts, contrasted_terms, stem, tokens
+from memory.consolidation.values import (
+    named_apart,
+    number_swapped,
+    other_detail,
+    related_word,
+    value_change,
+    value_conflict,
+)
 from vault.schema import STATUS_KIND
 
 NUMBER_MARGIN = 0.05  # a differing value also needs a subject this much closer
 NAME_MARGIN = 0.15  # a differing name needs a much closer subject (names are weak evidence)
 NAME_FRAME_SHARE = 0.7
-# a differing value: some of the rest in common (not "upload 50 MB" / "4 GB memory")
-SAME_FRAME_SHARE = 0.25
+NAMED_GONE_MARGIN = 0.15  # "moved off Segment": a named thing gone counts below the bar
 # A pattern is made of memories; a status (a statement bounded to now) neither
 # replaces nor restates a lasting fact, and fades in days by itself.
 NEVER_RELATED_KINDS = frozenset({"pattern", STATUS_KIND})
@@ -45,32 +57,6 @@ class Item:
     created: str  # vault timestamp: sorts in time order
     text: str
     facts: Facts
-
-
-# Units of one dimension: "30 minutes" and "2 hours" are values of one attribute.
-DIMENSIONS = {
-    "millisecond": "duration", "second": "duration", "minute": "duration", "hour": "duration",
-    "day": "duration", "week": "duration", "kb": "size", "mb": "size", "gb": "size", "tb": "size",
-}  # fmt: skip
-
-
-def _by_dimension(facts: Facts) -> dict[str, frozenset[str]]:
-    found: dict[str, frozenset[str]] = {}
-    for key, values in facts.values.items():
-        dimension = DIMENSIONS.get(key, key)
-        found[dimension] = found.get(dimension, frozenset()) | {
-            v if key == dimension else f"{v} {key}" for v in values
-        }
-    return found
-
-
-def value_conflict(older: Facts, newer: Facts) -> str | None:
-    """The kind of value both state with no value in common ("port"), or None."""
-    old, new = _by_dimension(older), _by_dimension(newer)
-    for key in sorted(old):
-        if key in new and not old[key] & new[key]:
-            return key
-    return None
 
 
 def environment_conflict(a: Facts, b: Facts) -> bool:
@@ -119,17 +105,20 @@ def supersedes(older: Item, newer: Item, cosine: float, bar: float) -> str | Non
 
 
 def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
-    key = value_conflict(old, new)
-    if key and not new.change and _by_dimension(new)[key] <= old.former:
-        return None  # it says again, with no change said, what the older said was before
-    if key and cosine >= bar + NUMBER_MARGIN and _same_frame(old, new):
-        before, after = sorted(_by_dimension(old)[key]), sorted(_by_dimension(new)[key])
-        return f"{key} {', '.join(before)} -> {', '.join(after)}"
-    if key and _former_named(old, new, key) and cosine >= bar + NUMBER_MARGIN:
-        before, after = sorted(_by_dimension(old)[key]), sorted(_by_dimension(new)[key])
-        return f"{key} {', '.join(before)} -> {', '.join(after)}, naming it the former"
-    changed = new.replaced & old.affirmed
-    if changed and cosine >= bar:
+    # a value or detail changes only on the same thing: not when the two open on
+    # different things that share only what they use ("Node 18" / "Node 20")
+    apart = subjects_apart(old.core, new.core)
+    valued = None if apart else value_change(old, new, cosine, bar, NUMBER_MARGIN)
+    if valued is not None:
+        return valued or None  # "": it says again what the older said was before
+    margin = 0.0 if new.change and not old.change else NUMBER_MARGIN
+    # "off port 8004" replaces a value the older never held ("port 8060"): not it
+    elsewhere = bool(new.gone_values) and not new.gone_values & old.numbers
+    changed = frozenset() if elsewhere else new.replaced & old.affirmed
+    # a thing the older names, said to be gone ("moved off Segment"), is strong
+    # evidence at a lower similarity than a value
+    named_gone = changed & old.marked
+    if changed and (cosine >= bar or (named_gone and cosine >= bar - NAMED_GONE_MARGIN)):
         return f"says {', '.join(sorted(changed))} was replaced"
     # "use loguru instead of structlog", "from the release branch, not main": a few
     # new words in place of what the older chose; not a restatement that rejects
@@ -165,10 +154,12 @@ def _change(old: Facts, new: Facts, cosine: float, bar: float) -> str | None:
     renamed = _renamed(old, new) if new.change and cosine >= bar else None
     if renamed:
         return f"{renamed[1]} where it said {renamed[0]}, saying it changed"
-    swapped = _number_swapped(old, new)
+    if apart:
+        return None
+    swapped = number_swapped(old, new)
     if swapped and cosine >= bar + NUMBER_MARGIN:
         return f"{swapped[1]} where it said {swapped[0]}"
-    if new.change and _other_detail(old, new) and cosine >= bar + NUMBER_MARGIN:
+    if new.change and other_detail(old, new) and cosine >= bar + margin:
         return f"{', '.join(sorted(new.specific_values))} where it said " + ", ".join(
             sorted(old.specific_values)
         )
@@ -186,7 +177,7 @@ def _handed_over(old: Facts, new: Facts) -> bool:
         return False
     named = {stem(w) for name in old.names | new.names for w in name.split()}
     rest = old.tokens - named
-    return bool(rest) and all(_related_word(word, new.tokens - named) for word in rest)
+    return bool(rest) and all(related_word(word, new.tokens - named) for word in rest)
 
 
 _ADDING = re.compile(r"\b(?:also|too|as well|in addition|alongside|besides|both)\b", re.I)
@@ -198,78 +189,14 @@ def _renamed(old: Facts, new: Facts) -> tuple[str, str] | None:
     switched to SQS"); not one that adds a second ("now also feeds Kafka")."""
     if value_conflict(old, new):
         return None
-    gone = sorted(w for w in old.marked if not _related_word(w, new.tokens))
-    came = sorted(w for w in new.marked if not _related_word(w, old.tokens))
+    gone = sorted(w for w in old.marked if not related_word(w, new.tokens))
+    came = sorted(w for w in new.marked if not related_word(w, old.tokens))
     if len(gone) != 1 or len(came) != 1:
         return None
     rest = old.tokens - old.marked
-    if not rest or not all(_related_word(word, new.tokens) for word in rest):
+    if not rest or not all(related_word(word, new.tokens) for word in rest):
         return None
     return gone[0], came[0]
-
-
-# Words before a number that say which one it is (ticket 4512), not how much.
-_COUNTED = frozenset(
-    "ticket issue pr job order invoice incident build run room step phase item case bug "
-    "story epic page line table chapter section sprint batch node shard rack".split()
-)
-
-
-def _number_swapped(old: Facts, new: Facts) -> tuple[str, str] | None:
-    """The same words but for a number ("minimum SDK is 24" / "... is 26",
-    "Apollo Server 3" / "is on Apollo Server 4"), no number naming which one."""
-    if not old.numbers or not new.numbers or old.numbers & new.numbers:
-        return None
-    if _plain_tokens(old) != _plain_tokens(new) or not _plain_tokens(old):
-        return None
-    for core in (old.core, new.core):
-        before = re.findall(r"([A-Za-z]+)\s+\d", core)
-        if "#" in core or any(stem(word.lower()) in _COUNTED for word in before):
-            return None
-    return ", ".join(sorted(old.numbers)), ", ".join(sorted(new.numbers))
-
-
-def _related_word(word: str, others: frozenset[str]) -> bool:
-    """`word` or a longer or shorter form of it (approv, approval) is in `others`."""
-    return any(
-        other == word or (min(len(word), len(other)) >= 4 and (
-            other.startswith(word) or word.startswith(other)))
-        for other in others
-    )  # fmt: skip
-
-
-def _former_named(old: Facts, new: Facts, key: str) -> bool:
-    """The newer names the older's value as the one before ("celery goes from 2.0
-    up to 2.9" after "celery pinned at 2.0"), and they share a plain word."""
-    values = old.values.get(key, frozenset())
-    return bool(values) and values <= new.former and bool(_plain_tokens(old) & _plain_tokens(new))
-
-
-def _plain_tokens(facts: Facts) -> frozenset[str]:
-    """Content words but values and codes (and the parts of codes: us-east-1)."""
-    coded = {part for t in facts.specific_values for part in re.split(r"[./\-:]+", t)}
-    return facts.tokens - facts.specific_values - coded
-
-
-def _same_frame(old: Facts, new: Facts) -> bool:
-    """Half the shorter sentence's plain words are in the other (a value of the
-    same thing, not the same unit of two unrelated things)."""
-    left, right = _plain_tokens(old), _plain_tokens(new)
-    return len(left & right) >= SAME_FRAME_SHARE * max(1, min(len(left), len(right)))
-
-
-def _other_detail(old: Facts, new: Facts) -> bool:
-    """Another number or code in the same words ("per pod is 20" / "lowered to 10")."""
-    if not old.specific_values or not new.specific_values:
-        return False
-    if old.specific_values & new.specific_values:
-        return False
-    kinds = {_numeric(v) for v in old.specific_values | new.specific_values}
-    return len(kinds) == 1 and _same_frame(old, new)  # 1.29 is no new eu-west-1
-
-
-def _numeric(value: str) -> bool:
-    return bool(re.fullmatch(r"[\d.:%]+", value))
 
 
 def why_not_one_fact(a: Item, b: Item) -> str | None:
@@ -291,21 +218,17 @@ def why_not_one_fact(a: Item, b: Item) -> str | None:
     about = other_subject(a.facts.core, b.facts.core)
     if about:
         return about
+    slots = other_attribute(a.facts.tokens, b.facts.tokens, a.facts.specific_values,
+                            b.facts.specific_values)  # fmt: skip
+    if slots:
+        return f"about its {slots[0]} and its {slots[1]}"
     left, right = a.facts.specific_values, b.facts.specific_values
     if left - right and right - left and not left & right:
         return "different details"
-    named = _named_apart(a.facts, b.facts)
+    named = named_apart(a.facts, b.facts)
     if named:
         return f"names {named[0]} and {named[1]}"
     return None
-
-
-def _named_apart(a: Facts, b: Facts) -> tuple[str, str] | None:
-    """A name each says that the other does not (the Tokyo / Frankfurt replica,
-    the EU / US cluster): two things, whatever the rest shares."""
-    left = sorted(w for w in a.marked if not _related_word(w, b.tokens))
-    right = sorted(w for w in b.marked if not _related_word(w, a.tokens))
-    return (left[0], right[0]) if left and right else None
 
 
 class WordWeights:
@@ -367,6 +290,8 @@ def judge(
     old_values, new_values = older.facts.specific_values, newer.facts.specific_values
     if newer.facts.change and old_values != new_values:
         return Judgement("distinct", "says it changed, with other values")
+    if newer.facts.change and not older.facts.change:
+        return Judgement("distinct", "says something changed that the older did not")
     return Judgement("restatement", f"cosine {cosine:.2f}, similarity {alike:.2f}")
 
 

@@ -113,6 +113,6 @@ def notice_once(vault: Vault) -> str:
     total = len(pending(vault))
     return (
         f"Memory upkeep: automatic consolidation left {total} change(s) for review "
-        "(it retires only a few memories per run); `vault consolidate --review` "
+        "(it retires few memories on its own); `vault consolidate --review` "
         "applies or drops each."
     )

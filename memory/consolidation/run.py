@@ -158,11 +158,17 @@ _KINDS = ("supersede", "merge", "gist", "pattern")
 
 
 def _bounded(service: ServiceContext, plan: Plan, active: int) -> tuple[Plan, list[dict[str, Any]]]:
-    """The plan within the automatic retire bound, and what waits for review."""
+    """The plan within the automatic retire bound, and what waits for review: every
+    supersede or merge when `auto_supersede` / `auto_merge` is off (the judge's
+    held-out precision is under 0.98: README, Consolidation)."""
     config = ConsolidationConfig.from_settings(service.settings)
     bound = retire_bound(config.auto_retire_limit, config.auto_retire_share, active)
     entries = plan.to_dict()
-    now, later = within_bound(entries, bound)
+    unattended = {"supersede": config.auto_supersede, "merge": config.auto_merge}
+    allowed = [e for e in entries if unattended.get(e["action"], True)]
+    now, later = within_bound(allowed, bound)
+    waiting = {id(e) for e in later} | {id(e) for e in entries if e not in allowed}
+    later = [e for e in entries if id(e) in waiting]  # in plan order
     kept = {id(entry) for entry in now}
     return Plan([a for a, e in zip(plan.actions, entries, strict=True) if id(e) in kept]), later
 

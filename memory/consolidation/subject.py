@@ -120,8 +120,17 @@ def _small(swap: Swap) -> bool:
 
 
 def _plain(swap: Swap) -> bool:
-    """Both sides are content words only (no "is", "with", "the")."""
-    return not any(w.text.lower() in STOPWORDS for w in swap.left + swap.right)
+    """Both sides are content words only (no "is", "with"), but for a determiner
+    they open with ("for sessions" / "for the job queue")."""
+    sides = _opened(swap.left) + _opened(swap.right)
+    return not any(w.text.lower() in STOPWORDS for w in sides)
+
+
+def _opened(side: list[Word]) -> list[Word]:
+    start = 0
+    while start < len(side) - 1 and side[start].text.lower() in _DETERMINERS:
+        start += 1
+    return side[start:]
 
 
 def _identifier(swap: Swap) -> bool:
@@ -142,7 +151,7 @@ def _qualifier(swap: Swap) -> bool:
     """A swap that names which thing: before a shared head noun, or after "for"/"of"."""
     if not _plain(swap):
         return False
-    if _identifier(swap):
+    if _identifier(swap) or _named_one(swap):
         return True
     if any(_is_value(w) for w in swap.left + swap.right):
         return False
@@ -152,7 +161,40 @@ def _qualifier(swap: Swap) -> bool:
         return True
     if swap.at_start and swap.after and len(swap.after) >= 2:
         return True  # the sentence's subject: "avatars can be up to 2 MB" / "documents ..."
-    return bool(swap.before and swap.before[-1].key in _QUALIFYING and swap.after)
+    before = _undetermined(swap.before)
+    return bool(before and before[-1].key in _QUALIFYING and swap.after)
+
+
+_DETERMINERS = frozenset("the a an our their its this that these those".split())
+
+
+def _undetermined(side: list[Word]) -> list[Word]:
+    """The words before a swap without the determiners that end them ("for the")."""
+    end = len(side)
+    while end and side[end - 1].text.lower() in _DETERMINERS:
+        end -= 1
+    return side[:end]
+
+
+def _coded(word: Word) -> bool:
+    """Written as an identifier: letters with a hyphen, underscore or slash, or
+    letters and digits together (user-events, prod-a, /v1/orders, db2)."""
+    text = word.text
+    has_letter = any(c.isalpha() for c in text)
+    return has_letter and (any(c in "-_/" for c in text) or any(c.isdigit() for c in text))
+
+
+def _named_one(swap: Swap) -> bool:
+    """One identifier in place of another right after a shared head noun with the
+    sentence going on ("the topic user-events is", "queue orders-high has"), or
+    right before one ("the /v1/orders endpoint"): the name of which one."""
+    if len(swap.left) != 1 or len(swap.right) != 1:
+        return False
+    if not (_coded(swap.left[0]) and _coded(swap.right[0])):
+        return False
+    after_head = bool(swap.before and _is_head(swap.before[-1]) and swap.after)
+    before_head = bool(swap.after and _is_head(swap.after[0]))
+    return after_head or before_head
 
 
 def _names_only(swap: Swap) -> bool:
@@ -209,3 +251,75 @@ def _lined_up_before(older: str, newer: str, swap: Swap) -> bool:
             if any(w.text.lower() not in STOPWORDS and w.key not in _CHANGE_WORDS for w in extra):
                 return False
     return True
+
+
+# What is said about a thing (its attributes): two statements that each name one
+# the other does not, and share no value, are about two attributes of it ("5
+# second timeout" / "retries twice on 5xx"), not one fact said twice.
+_ATTRIBUTE_WORDS = {
+    "port": "port", "version": "version release", "timeout": "timeout",
+    "retry": "retry retries", "owner": "owner owns ownership maintainer",
+    "approval": "approval approve approves sign-off", "schedule": "schedule cron",
+    "region": "region", "partition": "partition partitions", "retention": "retention retain",
+    "replica": "replica replicas", "concurrency": "concurrency", "language": "language written",
+    "header": "header", "encryption": "encryption encrypted", "key": "key",
+    "latency": "latency", "trigger": "trigger triggered",
+}  # fmt: skip
+ATTRIBUTES = {stem(w): slot for slot, found in _ATTRIBUTE_WORDS.items() for w in found.split()}
+
+
+def other_attribute(
+    left_tokens: frozenset[str], right_tokens: frozenset[str],
+    left_values: frozenset[str], right_values: frozenset[str],
+) -> tuple[str, str] | None:  # fmt: skip
+    """The attribute each names and the other does not, when they share no value
+    (stemmed content tokens and values of each), or None."""
+    left = {ATTRIBUTES[t] for t in left_tokens if t in ATTRIBUTES}
+    right = {ATTRIBUTES[t] for t in right_tokens if t in ATTRIBUTES}
+    if left and right and not left & right and not left_values & right_values:
+        return min(left), min(right)
+    return None
+
+
+_LEADING = frozenset("the a an our their its this that these those we i you my".split())
+MAX_HEAD_WORDS = 3
+
+
+def head_words(text: str) -> list[Word]:
+    """The words a sentence opens with, up to its verb: content words from the
+    start (after a determiner or "our") until the first stopword, a word saying
+    when, or a third-person verb ("runs", "keeps"); at most three."""
+    found: list[Word] = []
+    for word in words(text):
+        lowered = word.text.lower()
+        if not found and lowered in _LEADING:
+            continue
+        if lowered in STOPWORDS or word.key in _CHANGE_WORDS or _is_value(word):
+            break
+        if found and lowered.endswith("s") and not lowered.endswith("ss"):
+            break  # "the web app runs": a verb, or a plural that ends the phrase
+        found.append(word)
+        if len(found) == MAX_HEAD_WORDS:
+            break
+    return found
+
+
+def subjects_apart(older: str, newer: str) -> bool:
+    """Neither sentence's opening words appear anywhere in the other ("the web
+    app runs on Node 18" / "our background worker is on Node 20"): two things
+    that share only what they use, not one thing that changed."""
+    left, right = head_words(older), head_words(newer)
+    if not left or not right:
+        return False
+    left_all = {w.key for w in words(older)}
+    right_all = {w.key for w in words(newer)}
+
+    def meets(side: list[Word], other: set[str]) -> bool:
+        return any(
+            w.key in other
+            or any(len(w.key) >= 4 and len(o) >= 4 and (o.startswith(w.key) or w.key.startswith(o))
+                   for o in other)
+            for w in side
+        )  # fmt: skip
+
+    return not meets(left, right_all) and not meets(right, left_all)

@@ -32,19 +32,25 @@ _EXCEPTION = re.compile(
 _CHANGE = re.compile(
     r"\b(now|no longer|moved|switched|replaced|migrated|changed|raised|lowered|bumped|"
     r"upgraded|downgraded|gone|anymore|from now on|dropped|renamed|as of|these days|"
-    r"starting (?:next|this|from|on|in|today|tomorrow)|going forward|passed (?:over )?to|"
+    r"starting (?:next|this|from|on|in|today|tomorrow|q[1-4]|jan\w*|feb\w*|mar\w*|apr\w*|may|"
+    r"jun\w*|jul\w*|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*)|going forward|^set|passed (?:over )?to|"
     r"handed (?:over )?to|took over|taken over|went over|(?:has|have) left|retired|ripped out|"
-    r"swapped|deprecated|scaled|increased|decreased|reduced|(?:got|been) pushed)\b",
+    r"swapped|deprecated|scaled|increased|decreased|reduced|(?:got|been) pushed|raise|lower|"
+    r"bump|relaxed|tightened|formerly|previously|purged|phased out|instead(?! of))\b",
     re.IGNORECASE,
 )
+# "moved off Heroku", not "kick off the suite" or "sign-off from Marek".
+_OFF = r"(?<![-\w])(?<!kick )(?<!sign )(?<!log )(?<!set )(?<!show )(?<!pay )(?<!start )off "
 # What a change says was there before: "from X to", "off X", "X is gone", "the old X".
 _REPLACED = [
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
-        r"\bfrom ([^,;:.]+?) to\b", r"\boff ([^,;:.]+?)(?= to\b|[,;:.]|$)",
-        r"\b([\w.\-`]+(?: [\w.\-`]+)?) (?:is|are|was|were|got|has been|have been) (?:gone|"
-        r"removed|retired|replaced|dropped|deleted|out|no longer used|ripped out|torn out|"
-        r"scrapped|decommissioned|shut down|turned off|switched off|sunset)\b",
+        r"\bfrom ([^,;:.]+?) to\b", _OFF + r"([^,;:.]+?)(?= to\b|[,;:.]|$)",
+        r"\b([\w.\-`]+(?: [\w.\-`]+)?) (?:is|are|was|were|got|has been|have been|is being|"
+        r"are being) (?:gone|removed|retired|replaced|dropped|deleted|out|no longer used|"
+        r"ripped out|torn out|scrapped|decommissioned|shut down|turned off|switched off|sunset|"
+        r"deprecated|purged|swapped out|phased out|taken out)\b",
+        r"\b(?:formerly|previously) ([^,;:.]+)",
         r"\bno longer (?:in |on |at )?([^,;:.]+)",
         r"\bthe old ([^,;:.]+)", r"\breplaced ([^,;:.]+?) with\b",
         r"\b(?:has|have|had) left ([^,;:.]+)", r"\bripped out ([^,;:.]+)",
@@ -56,7 +62,9 @@ _REPLACED = [
     )
 ]  # fmt: skip
 # Someone named as gone ("since Mara left"): their role is someone else's now.
-_LEFT = re.compile(r"\b([A-Z][a-z]+) (?:has |had )?(?:left|quit)\b")
+_LEFT = re.compile(
+    r"\b([A-Z][a-z]+) (?:has |had )?(?:left|quit|moved (?:over )?to|joined|transferred)\b"
+)
 _PHRASE_END = re.compile(r"\b(?:in|on|at|for|with|by|so|because|but|which|that|when|while)\b")
 _NEGATION = re.compile(
     r"\b(?:rather than|instead of|in place of|not|never|no|don't|do not|without)\b"
@@ -67,7 +75,12 @@ _NEGATION = re.compile(
 _LEADING_PREPOSITION = re.compile(r"^\s*(?:as|in|to|for|on|at|with|from|by)\b", re.IGNORECASE)
 _SCOPE_END = re.compile(r"\b(?:in|for|of|on|at|from|with|by|so|because|but|when|while)\b")
 _POSSESSIVE = re.compile(r"\b([A-Z][a-z]+)'s\b")
-_SPEAKER = re.compile(r"^([A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?):\s")  # "Caroline: ..." in a transcript
+# "Caroline: ..." in a transcript; not a label ("Correction:", "Payments API:").
+_SPEAKER = re.compile(r"^([A-Z][a-z'.-]*(?: [A-Z][a-z'.-]*)?):\s")
+_LABELS = frozenset(
+    "correction update note fyi decision summary reminder edit context rule policy todo "
+    "warning important tip update heads".split()
+)
 _NAMED_SUBJECT = re.compile(r"(?:^|[.;:]\s+)([A-Z][a-z]+) (?:is|owns|was|has|leads|runs)\b")
 _MID_NAME = re.compile(r"(?<=[a-z,] )([A-Z][a-z]+(?: [A-Z][a-z]+)*)")
 _VOCATIVE = re.compile(r", ([A-Z][a-z]+)[,!?.]")  # "Thanks, Evan!": who is addressed, not a fact
@@ -98,6 +111,7 @@ class Facts:
     marked: frozenset[str] = frozenset()  # tokens written as names: Tokyo, EU, MkDocs
     question: bool = False  # its core asks rather than states
     stated: frozenset[str] = frozenset()  # tokens said outside every negation
+    gone_values: frozenset[str] = frozenset()  # numbers of what it says was before
 
     @property
     def affirmed(self) -> frozenset[str]:
@@ -168,7 +182,8 @@ def negated_terms(text: str) -> frozenset[str]:
 
 
 _CONTRASTED = re.compile(
-    r"\b(?:instead of|rather than|in place of|prefer(?:s|red)?\b[^,;:.]*?\b(?:to|over))\s+"
+    r"\b(?:instead of|rather than|in place of|(?:prefer(?:s|red)?|chose|picked|went with|"
+    r"favou?r(?:s|ed)?)\b[^,;:.]*?\b(?:to|over))\s+"
     r"([^,;:.]+)",
     re.IGNORECASE,
 )
@@ -179,6 +194,16 @@ def contrasted_terms(text: str) -> frozenset[str]:
     found: set[str] = set()
     for match in _CONTRASTED.finditer(text):
         found |= tokens(_SCOPE_END.split(match.group(1))[0])
+    return frozenset(found)
+
+
+def replaced_values(text: str) -> frozenset[str]:
+    """The numbers of what a change says was there before ("off port 8004")."""
+    found: set[str] = set()
+    for pattern in _REPLACED:
+        for match in pattern.finditer(text):
+            phrase = _PHRASE_END.split(match.group(1))[0]
+            found |= {m.group(1) + m.group(2) for m in _NUMBER.finditer(phrase)}
     return frozenset(found)
 
 
@@ -239,11 +264,32 @@ _EVERY = re.compile(r"\b(hourly|daily|nightly|weekly|every (?:hour|day|night|wee
 _WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
 
 
+def _speaker(label: str) -> str:
+    lowered = label.lower()
+    return "" if lowered.split()[0] in _LABELS or lowered in STOPWORDS else lowered
+
+
+# A unit written onto its number ("15s", "512MB") and "an hour": numbers keyed by unit.
+_GLUED = re.compile(r"\b(\d+)(ms|s|sec|secs|min|mins|h|kb|mb|gb|tb)\b", re.IGNORECASE)
+_ONE_UNIT = re.compile(r"\b(?:an?|one) (second|minute|hour|day|week)\b", re.IGNORECASE)
+_GLUED_UNITS = {"h": "hours", "mins": "minutes", "min": "minutes"}
+
+
+def _spelled_out(core: str) -> str:
+    """Numbers as digits with their unit apart: "two approvals" -> "2 approvals",
+    "15s" -> "15 s", "an hour" -> "1 hour"."""
+    spelled = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], core)
+    spelled = _GLUED.sub(
+        lambda m: f"{m.group(1)} {_GLUED_UNITS.get(m.group(2).lower(), m.group(2))}", spelled
+    )
+    return _ONE_UNIT.sub(lambda m: f"1 {m.group(1)}", spelled)
+
+
 def analyse(text: str) -> Facts:
     core = " ".join(gist_sentences(text)) or " ".join(text.split())
     values: dict[str, set[str]] = {}
     numbers = set()
-    spelled = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], core)
+    spelled = _spelled_out(core)
     for key, value in keyed_numbers(spelled):  # "two approvals" is 2 of them
         numbers.add(value)
         if key:
@@ -268,9 +314,18 @@ def analyse(text: str) -> Facts:
         exception=bool(_EXCEPTION.search(text)),
         change=bool(_CHANGE.search(core)),
         replaced=replaced_terms(core),
+        gone_values=replaced_values(core),
         former=frozenset(former),
-        speaker=speaker.group(1).lower() if speaker else "",
+        speaker=_speaker(speaker.group(1)) if speaker else "",
         question=core.rstrip().endswith("?"),
         marked=marked_words(core),
         stated=stated_terms(core),
     )
+
+
+def says_change(text: str) -> bool:
+    """The text names what was there before ("moved from port 7001 to 7400", "off
+    Heroku", "X is gone", "no longer"): capture weighs such a statement against
+    the memories even when it reads as passing. "now" alone is not enough."""
+    core = " ".join(text.split())
+    return bool(replaced_terms(core) or _FORMER.search(core))

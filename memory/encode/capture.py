@@ -9,6 +9,8 @@ these steps, each one call into the one place that does it.
 4. durable judgement: the classifier or the rules keep the lasting ones
    (extract.durable); an injected `Extract` (an LLM) may do 3 and 4 instead;
    one that says it holds only for now is kept as kind `status` (transient.py);
+   one they drop that says something changed ("moved from port 7001 to 7400")
+   waits for step 5, which keeps it only if it changes a memory;
 5. change or restatement: each statement judged against its nearest memories
    (memory/consolidation/statement.py), its salience from four dimensions;
 6. write: a restatement reinforces; anything else becomes an episodic memory
@@ -22,12 +24,13 @@ these steps, each one call into the one place that does it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from indexer.filters import Filters
 from memory.consolidation.interference import updates_of_text
 from memory.consolidation.statement import Verdict, archived_changes, judge_statement, retire
+from memory.consolidation.text import says_change
 from memory.context import ServiceContext
 from memory.encode.encoding import jot
 from memory.encode.extract import RuleScorer, Scorer, Statement, durable, statements_of
@@ -118,8 +121,21 @@ def statements_from(
     scorer: Scorer | None = None,
 ) -> list[Statement]:
     """Steps 3 and 4 by our own rules: the durable statements of (role, redacted
-    text) `turns`, judged by `scorer` or by capture_scorer(service)."""
-    return durable(statements_of(turns, stamps), scorer or capture_scorer(service))
+    text) `turns`, judged by `scorer` or by capture_scorer(service), and in their
+    place the dropped ones that say something changed, marked `if_change` (the
+    judge of step 5 keeps one only if it changes a memory)."""
+    candidates = statements_of(turns, stamps)
+    kept = durable(candidates, scorer or capture_scorer(service))
+    chosen = {(s.turn, s.text) for s in kept}
+    ordered = []
+    for candidate in candidates:
+        statement = candidate.statement
+        if (statement.turn, statement.text) in chosen:
+            ordered.append(statement)
+            chosen.discard((statement.turn, statement.text))
+        elif candidate.turn is not None and _may_change(statement.text):
+            ordered.append(replace(statement, if_change=True))
+    return ordered
 
 
 def capture_scorer(service: ServiceContext) -> Scorer:
@@ -133,6 +149,12 @@ def capture_scorer(service: ServiceContext) -> Scorer:
     if not service.embed_on_write or classifier is None or classifier.model != embedder.name:
         return RuleScorer()
     return EmbeddingScorer(classifier, embedder)
+
+
+def _may_change(text: str) -> bool:
+    """A dropped statement worth judging as a change: it names what was before,
+    and neither asks nor holds only for now."""
+    return says_change(text) and not text.rstrip().endswith("?") and not bounded_to_now(text)
 
 
 def capture(
@@ -158,12 +180,19 @@ def capture(
         # a folder document is never restated (reinforced) or superseded (written)
         candidates = [c for c in found if not is_document_path(c.row.path)]
         verdict = judge_statement(service, text, project, kind, stamp, candidates)
+        if statement.if_change:  # dropped as passing unless it changes what is kept
+            verdict.restates = None
+            cold = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=True))
+            verdict.changes += archived_changes(service, text, project, kind, stamp, cold)
+            if not verdict.changes:
+                continue
         if verdict.restates is not None:
             reinforce(service, verdict.restates)
             report.reinforced.append(verdict.restates)
             continue
-        cold = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=True))
-        verdict.changes += archived_changes(service, text, project, kind, stamp, cold)
+        if not statement.if_change:
+            cold = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=True))
+            verdict.changes += archived_changes(service, text, project, kind, stamp, cold)
         updated = updates_of_text(service, text, project, kind, stamp, candidates)
         dims = dimensions(text, project, candidates, bool(updated))
         role = 1.0 if statement.role == "user" else ASSISTANT_SALIENCE

@@ -55,6 +55,7 @@ class Statement:
     role: str  # user | assistant
     at: str = ""  # when it was said (the transcript's timestamp), if known
     turn: int = -1  # the turn's position in the list given to extract(), if known
+    if_change: bool = False  # dropped as passing: kept only if it changes a memory
 
 
 class Scorer(Protocol):

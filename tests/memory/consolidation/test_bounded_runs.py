@@ -21,7 +21,7 @@ from hooks.cli.main import main
 from memory.consolidation.journal import load_run
 from memory.consolidation.run import consolidate_if_due
 from memory.service import MemoryService
-from tests.conftest import T0, FakeClock
+from tests.conftest import T0, FakeClock, ServiceFactory
 from vault.clock import format_time
 from vault.layout import Vault
 from vault.store import MemoryStore
@@ -57,8 +57,10 @@ def files(vault: Vault) -> dict[str, bytes]:
 
 
 def test_an_automatic_run_retires_at_most_the_bound_and_the_rest_waits_for_review(
-    service: MemoryService, clock: FakeClock
+    make_service: ServiceFactory, clock: FakeClock
 ) -> None:
+    # merges may run unattended here (off by default: test_unattended_by_precision.py)
+    service = make_service(VAULT_AUTO_MERGE="true")
     batch = [f"Batch job {n} writes parquet files to the data lake." for n in range(800)]
     write(service.vault, batch + duplicates(SERVICES))
     service.sync()
