@@ -2,10 +2,11 @@
 
 Its structure follows its size (`fit`): exact IndexFlatIP up to EXACT_LIMIT
 vectors, above it an IVF index (trained k-means quantizer, fp16 lists; see
-indexer/ivf_layout.py) that keeps remove-by-id and reconstruct-by-id. Ids come
-from `vector_ids.vector_id`. Each published generation has its own file
-(indexer/published.py), written atomically; a file that does not load is
-reported as corrupt.
+indexer/ivf_layout.py) that keeps remove-by-id and reconstruct-by-id, with a
+shortlist index over the same lists whose candidates are re-ranked exactly
+from the fp16 vectors. Ids come from `vector_ids.vector_id`. Each published
+generation has its own file (indexer/published.py; the IVF index, then its
+shortlist), written atomically; a file that does not load is reported as corrupt.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 
 from indexer import ivf_layout
 from indexer.errors import CorruptIndexError
-from indexer.ivf_layout import exact_ids, ivf_ids, kind_of, new_ivf, nprobe_for
+from indexer.ivf_layout import exact_ids, ivf_ids, kind_of, new_ivf, new_shortlist, nprobe_for
 from vault.atomic import atomic_replace
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,7 @@ class VectorStore:
     def __init__(self, dimension: int) -> None:
         self.dimension = dimension
         self.index: Any = faiss.IndexIDMap2(faiss.IndexFlatIP(dimension))
+        self.shortlist: Any = None  # an IVF store's fast-scan candidates (ivf_layout)
         self.dirty = False
 
     @classmethod
@@ -42,7 +44,8 @@ class VectorStore:
         if not path.exists():
             raise FileNotFoundError(path)
         try:
-            index = faiss.read_index(str(path))
+            reader = faiss.FileIOReader(str(path))
+            index = faiss.read_index(reader)
         except RuntimeError as exc:
             if not path.exists():  # deleted in between: a newer generation was published
                 raise FileNotFoundError(path) from exc
@@ -51,14 +54,31 @@ class VectorStore:
             raise CorruptIndexError(f"{path} holds {index.d}-d vectors, expected {dimension}")
         if isinstance(index, faiss.IndexIVF):
             index.nprobe = nprobe_for(index.nlist)
+            store.shortlist = cls._read_shortlist(reader, index, path)
         store.index = index
         return store
+
+    @staticmethod
+    def _read_shortlist(reader: Any, index: Any, path: Path) -> Any:
+        """The shortlist written after an IVF index, or None for a file written before
+        shortlists (searched as before; the next publish rebuilds it, see `kind`)."""
+        try:
+            shortlist = faiss.read_index(reader)
+        except RuntimeError:
+            return None
+        if not isinstance(shortlist, faiss.IndexIVFPQFastScan) or (
+            shortlist.ntotal != index.ntotal or shortlist.nlist != index.nlist
+        ):
+            raise CorruptIndexError(f"{path} holds a shortlist that does not match its vectors")
+        shortlist.nprobe = ivf_layout.shortlist_probes(shortlist.nlist)
+        return shortlist
 
     @property
     def kind(self) -> str:
         """ "flat" (exact search) or "ivf<nlist>" (approximate; see ivf_layout.kind_of)."""
         if isinstance(self.index, faiss.IndexIVF):
-            return kind_of(self.index)
+            kind = kind_of(self.index)
+            return kind if self.shortlist is not None or "-" in kind else f"{kind}-noshortlist"
         return "flat"
 
     @property
@@ -80,18 +100,24 @@ class VectorStore:
         ids = np.asarray(sorted(self.ids()), dtype=np.int64)
         vectors = self.vectors_for(ids.tolist()) if ids.size else np.zeros((0, self.dimension))
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        shortlist = None
         if kind == "flat":
             index: Any = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dimension))
         else:
             index = new_ivf(self.dimension, int(kind.removeprefix("ivf")), vectors)
+            shortlist = new_shortlist(index, vectors)
+            shortlist.add_with_ids(vectors, ids)
         index.add_with_ids(vectors, ids)
         log.info("vector store: %s -> %s for %d vectors", self.kind, kind, len(ids))
-        self.index, self.dirty = index, True
+        self.index, self.shortlist, self.dirty = index, shortlist, True
         return True
 
     def add(self, ids: list[int], vectors: np.ndarray) -> None:
         if ids:
-            self.index.add_with_ids(vectors, np.asarray(ids, dtype=np.int64))
+            keys = np.asarray(ids, dtype=np.int64)
+            self.index.add_with_ids(vectors, keys)
+            if self.shortlist is not None:
+                self.shortlist.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), keys)
             self.dirty = True
 
     def remove(self, ids: Iterable[int]) -> None:
@@ -99,6 +125,9 @@ class VectorStore:
         if wanted.size:
             if isinstance(self.index, faiss.IndexIVF):  # its hash-table map takes arrays
                 self.index.remove_ids(faiss.IDSelectorArray(wanted.size, faiss.swig_ptr(wanted)))
+                if self.shortlist is not None:
+                    selector = faiss.IDSelectorArray(wanted.size, faiss.swig_ptr(wanted))
+                    self.shortlist.remove_ids(selector)
             else:
                 self.index.remove_ids(faiss.IDSelectorBatch(wanted))
             self.dirty = True
@@ -116,8 +145,24 @@ class VectorStore:
             if self.kind != "flat" and allowed_ids.size <= EXACT_FILTER_LIMIT:
                 return self._exact_among(query, k, allowed_ids)
             params = self._params(faiss.IDSelectorBatch(allowed_ids))
-        scores, ids = self.index.search(query.reshape(1, -1), min(k, self.count), params=params)
+        if params is None and self.shortlist is not None:
+            scores, ids = self._shortlisted(query.reshape(1, -1), min(k, self.count))
+        else:
+            scores, ids = self.index.search(query.reshape(1, -1), min(k, self.count), params=params)
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i != -1]
+
+    def _shortlisted(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k by exact (fp16) score among the shortlist's candidates of each query."""
+        queries = np.ascontiguousarray(queries, dtype=np.float32)
+        _, candidates = self.shortlist.search(queries, max(k, ivf_layout.SHORTLIST))
+        scores = np.full((len(queries), k), -np.inf, dtype=np.float32)
+        ids = np.full((len(queries), k), -1, dtype=np.int64)
+        for row, found in enumerate(candidates):
+            found = found[found != -1]
+            exact = self.index.reconstruct_batch(found) @ queries[row]
+            best = np.argsort(-exact, kind="stable")[:k]
+            scores[row, : len(best)], ids[row, : len(best)] = exact[best], found[best]
+        return scores, ids
 
     def _params(self, selector: Any) -> Any:
         if isinstance(self.index, faiss.IndexIVF):
@@ -149,6 +194,8 @@ class VectorStore:
         if k <= 0 or len(queries) == 0:
             empty = np.zeros((len(queries), 0))
             return empty, empty.astype(np.int64)
+        if self.shortlist is not None:
+            return self._shortlisted(queries, k)
         scores, ids = self.index.search(np.ascontiguousarray(queries, dtype=np.float32), k)
         return scores, ids
 
@@ -160,5 +207,12 @@ class VectorStore:
         )
 
     def save(self, path: Path) -> None:
-        atomic_replace(path, lambda tmp: faiss.write_index(self.index, tmp), mode=0o600)
+        atomic_replace(path, self._write, mode=0o600)
         self.dirty = False
+
+    def _write(self, name: str) -> None:
+        writer = faiss.FileIOWriter(name)
+        faiss.write_index(self.index, writer)
+        if self.shortlist is not None:
+            faiss.write_index(self.shortlist, writer)
+        del writer  # closes the file before atomic_replace syncs it
