@@ -99,7 +99,7 @@ def readme_figures() -> dict[str, str]:
     for line in text[text.find("**Mutation testing.**") :].splitlines():
         cells = [cell.strip().strip("`") for cell in line.strip().strip("|").split("|")]
         if line.startswith("| `") and len(cells) > 1:
-            figures[cells[0]] = cells[1]
+            figures[cells[0]] = cells[-1]  # the rate after the survivors' fate
     return figures
 
 
