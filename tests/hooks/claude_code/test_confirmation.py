@@ -178,6 +178,20 @@ def test_a_no_or_another_sessions_yes_confirms_nothing(tmp_path: Path) -> None:
     assert confirmed == []
 
 
+def test_a_yes_answered_before_the_previous_prompts_write_still_confirms(tmp_path: Path) -> None:
+    """The daemon answers a session's prompts in order, but a step may yield: the
+    "yes" is answered and its writes done before the hedged prompt's own write."""
+    confirmed: list[str] = []
+    shown = answer_prompt(tmp_path, "how is staging refreshed?", "s1", lambda: ONE_HEDGE,
+                          confirmed.extend, 700)  # fmt: skip
+    yes = answer_prompt(tmp_path, "yes, exactly", "s1", lambda: NO_HITS, confirmed.extend, 700)
+    for step in (*yes.later, *shown.later):
+        step()
+    assert confirmed == ["hedge-a"]
+    assert reply(tmp_path, "yes, exactly", "s1", NO_HITS, confirmed) == ""
+    assert confirmed == ["hedge-a"]  # taken once
+
+
 def test_a_prompt_without_hedges_leaves_the_state_file_alone(tmp_path: Path) -> None:
     """Most prompts show no hedge: they neither create nor rewrite .state/shown.json."""
     confirmed: list[str] = []
