@@ -7,6 +7,7 @@ readers and rebuilt only by a writer holding the lock.
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -289,3 +290,39 @@ def test_a_reader_reports_each_damaged_generation(seeded: MemoryService) -> None
     assert reader.search("restart the queue worker 3", k=3)[0].cosine == 0.0
     assert sum("index stale" in notice for notice in reader.events.notices) == 2
     reader.close()
+
+
+def test_a_long_lived_reader_sees_the_index_rebuilt_after_it_was_deleted(
+    seeded: MemoryService,
+) -> None:
+    """A person deletes .index/ while the daemon keeps its index open; the next
+    commands add a memory and rebuild the rest from the files: the daemon's next search
+    reads the rebuilt catalog, not the deleted one it still holds open."""
+    vault = seeded.vault
+    reader = VaultIndex(vault, seeded.settings, embedder=seeded.index.embedder)
+    assert len(reader.search("queue worker backlog", k=20)) == len(SEEDS)
+    seeded.index.close()
+    shutil.rmtree(vault.index_dir)
+    seeded.jot("Queue worker fact: the backlog alarm fires after nine minutes.")
+    assert seeded.index.sync().added  # the rest of the files, as `vault reindex` does
+    found = reader.search("queue worker backlog", k=20)
+    assert len(found) == len(SEEDS) + 1
+    assert reader.stats()["memories"] == len(SEEDS) + 1
+    reader.close()
+
+
+def test_a_rebuild_asked_for_inside_another_write_is_refused(tmp_path: Path) -> None:
+    """Folded into the outer write it would publish the old rows as if rebuilt
+    (no rebuild counted, nothing re-embedded): it fails instead, and the outer
+    write still publishes."""
+    index = PublishedIndex(tmp_path / ".index", "test-model", lambda: 4, lambda _: None)
+    with index.writing() as outer:
+        refused = pytest.raises(RuntimeError, match="rebuild cannot run inside")
+        with refused, index.writing(rebuild=True):
+            pass
+        with index.writing() as inner:  # a plain nested write joins the outer one
+            assert inner is outer
+    with index.catalog_only() as catalog:
+        assert catalog.get_meta("model") == "test-model"  # the outer write published
+        assert catalog.get_meta("rebuilds") is None
+    index.close()

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from vault import atomic
 from vault.layout import Vault
 
@@ -65,3 +67,29 @@ def test_the_next_cli_start_removes_a_killed_writers_temp_file(vault: Vault) -> 
     assert run.returncode == 0, run.stderr
     assert not orphan.exists()
     assert not state_orphan.exists()
+
+
+def test_a_write_whose_temp_file_a_cleaner_took_before_its_lock_still_lands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process starts (and cleans) between the writer's creating its temp
+    file and locking it: the writer takes a new temp file, so a second start later
+    in the write finds it locked and the note is saved."""
+    target = tmp_path / "note.md"
+    cleaned: list[int] = []
+    flock = fcntl.flock
+
+    def late_lock(fd: int, operation: int) -> None:
+        if operation == fcntl.LOCK_EX and not cleaned:  # the writer's first lock
+            cleaned.append(atomic.remove_orphan_temp_files(tmp_path))
+        flock(fd, operation)
+
+    def write(tmp: str) -> None:
+        Path(tmp).write_text("whole")
+        cleaned.append(atomic.remove_orphan_temp_files(tmp_path))  # before the rename
+
+    monkeypatch.setattr(atomic.fcntl, "flock", late_lock)
+    atomic.atomic_replace(target, write)
+    assert cleaned == [1, 0]  # the unlocked empty file went; the written one stayed
+    assert target.read_text() == "whole"
+    assert os.listdir(tmp_path) == ["note.md"]

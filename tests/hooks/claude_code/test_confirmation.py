@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from hooks.claude_code import confirmation
 from hooks.claude_code.confirmation import Shown, affirms, previous, settle
 from hooks.claude_code.prompt_answer import answer_prompt
 
@@ -176,6 +177,36 @@ def test_a_no_or_another_sessions_yes_confirms_nothing(tmp_path: Path) -> None:
     reply(tmp_path, "no, that changed last month", "s1", NO_HITS, confirmed)
     reply(tmp_path, "yes, exactly", "s1", NO_HITS, confirmed)  # the no consumed the record
     assert confirmed == []
+
+
+def test_a_yes_answered_before_the_previous_prompts_write_still_confirms(tmp_path: Path) -> None:
+    """The daemon answers a session's prompts in order, but a step may yield: the
+    "yes" is answered and its writes done before the hedged prompt's own write."""
+    confirmed: list[str] = []
+    shown = answer_prompt(tmp_path, "how is staging refreshed?", "s1", lambda: ONE_HEDGE,
+                          confirmed.extend, 700)  # fmt: skip
+    yes = answer_prompt(tmp_path, "yes, exactly", "s1", lambda: NO_HITS, confirmed.extend, 700)
+    for step in (*yes.later, *shown.later):
+        step()
+    assert confirmed == ["hedge-a"]
+    assert reply(tmp_path, "yes, exactly", "s1", NO_HITS, confirmed) == ""
+    assert confirmed == ["hedge-a"]  # taken once
+
+
+def test_after_the_daemon_stops_a_yes_still_confirms_what_the_hook_showed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two quick prompts answered by the daemon, then it stops: the hooks that
+    answer the next prompts (each a new process, with nothing in memory) record
+    the hedge they show after the daemon's entries, so a "yes" confirms it."""
+    confirmed: list[str] = []
+    reply(tmp_path, "how is staging refreshed?", "s1", ONE_HEDGE, confirmed)
+    reply(tmp_path, "and production?", "s1", NO_HITS, confirmed)
+    other = {"confident": [], "activated": [{**ONE_HEDGE["activated"][0], "id": "hedge-b"}]}
+    for prompt, tiers in (("what about the demo stack?", other), ("yes, exactly", NO_HITS)):
+        monkeypatch.setattr(confirmation, "_answered", {})  # a new hook process
+        reply(tmp_path, prompt, "s1", tiers, confirmed)
+    assert confirmed == ["hedge-b"]
 
 
 def test_a_prompt_without_hedges_leaves_the_state_file_alone(tmp_path: Path) -> None:
