@@ -26,7 +26,8 @@ from memory.lifecycle_factors import lifecycle_strength
 from memory.results import Listing
 from vault.appearances import AppearanceLog
 from vault.clock import Clock, parse_time, utc_now
-from vault.config import Settings, default_config_text
+from vault.config import Settings
+from vault.creation import create_vault
 from vault.errors import VaultError
 from vault.layout import Vault
 from vault.periodic_links import PeriodicLinks
@@ -84,11 +85,7 @@ class ServiceContext:
     @staticmethod
     def init_vault(vault: Vault) -> bool:
         """Create the folders and a commented config.toml; False if it existed."""
-        existed = vault.exists()
-        vault.create_folders()
-        if not vault.config_path.exists():
-            vault.config_path.write_text(default_config_text(), encoding="utf-8")
-        return not existed
+        return create_vault(vault)
 
     def require_vault(self) -> None:
         if not self.vault.exists():

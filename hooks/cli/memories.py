@@ -26,10 +26,10 @@ def init(context: Context) -> None:
 
     Example: vault --vault ~/notes/vault init
     """
-    from memory.service import MemoryService
+    from vault.creation import create_vault
 
     vault = context.vault
-    created = MemoryService.init_vault(vault)
+    created = create_vault(vault)
     click.echo(f"{'Created' if created else 'Vault already exists at'} {vault.root}")
 
 
