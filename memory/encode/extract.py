@@ -21,6 +21,7 @@ from memory.encode.capture_features import (
     featurize,
     fired,
 )
+from memory.encode.transient import standing
 from memory.encode.turn_text import CUE, PreparedTurn, only_cue, prepare, stored_text
 
 DECISION = re.compile(
@@ -100,6 +101,8 @@ def _one_off(segment: str) -> bool:
     words = re.findall(r"[\w']+", segment.lower())
     if words and all(w in INTERJECTIONS for w in words):
         return True
+    if standing(segment):  # "it is on port 8003 from today on": the change itself
+        return False
     on = fired(segment)
     return bool(on & ONE_OFF_MARKERS) and not on & STANDING_MARKERS
 

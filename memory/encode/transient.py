@@ -82,6 +82,12 @@ _NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 _GOES_ON = frozenset({"since", "though", "least", "anyway"})
 
 
+def standing(text: str) -> bool:
+    """Whether `text` says something starts now and lasts ("from today on",
+    "as of Monday", "no longer")."""
+    return _STANDING.search(text) is not None
+
+
 def bounded_to_now(text: str) -> str | None:
     """The words that bound `text` to now ("until tonight", "right now ... down"),
     or None when it may last: no bound, or a sentence of it is standing."""

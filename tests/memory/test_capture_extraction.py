@@ -18,7 +18,7 @@ from memory.encode.durable_classifier import (
     EmbeddingScorer,
     shipped_classifier,
 )
-from memory.encode.extract import RuleScorer, extract
+from memory.encode.extract import RuleScorer, durable_part, extract
 from memory.encode.turn_text import prepare
 from memory.service import MemoryService
 
@@ -84,6 +84,18 @@ def test_a_one_off_command_glued_to_a_statement_is_not_stored(scorer: EmbeddingS
     glued = "bump the retry limit to 5 and rerun. we never retry card payments on a 5xx"
     assert kept(glued, scorer) == ["we never retry card payments on a 5xx"]
     assert kept("run the linter again", scorer) == []
+
+
+def test_the_new_value_of_a_change_is_stored_with_it() -> None:
+    """A change said in two clauses is stored whole: the clause with the new value
+    and "from today on" is the change, not a remark about today (the year bench's
+    "We moved orders off port 8006; it is on port 8003 from today on." lost 8003)."""
+    change = prepare("We moved the ledger api off port 7310; it is on port 7320 from today on.")
+    assert change is not None
+    assert durable_part(change).endswith("it is on port 7320 from today on.")
+    glued = prepare("We pin protobuf at 4.25 for the codegen. Let me check that today.")
+    assert glued is not None
+    assert durable_part(glued) == "We pin protobuf at 4.25 for the codegen."
 
 
 @pytest.mark.model
