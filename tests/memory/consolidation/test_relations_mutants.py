@@ -8,10 +8,17 @@ merge similarity is 0.7 x cosine + 0.3 x the rare-word overlap."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
-from memory.consolidation.relations import Item, WordWeights, judge, similarity
+from memory.consolidation.relations import (
+    RESTATEMENT_COSINE,
+    Item,
+    WordWeights,
+    judge,
+    similarity,
+)
 from memory.consolidation.text import analyse
 
 BAR, MERGE_BAR = 0.4, 0.42
@@ -84,3 +91,42 @@ def test_a_word_every_memory_uses_counts_for_less_than_a_rare_one() -> None:
     assert weights.overlap(facts[0].tokens, facts[1].tokens) == pytest.approx(
         len(common) / (len(common) + rare)
     )
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "why"),
+    [
+        # another name in the same slot
+        ("The job queue is RabbitMQ.", "The job queue is SQS.", "SQS where it said RabbitMQ"),
+        # another number in the same words
+        ("The connection pool per pod is 20.", "The connection pool per pod is 10.",
+         "10 where it said 20"),
+    ],
+)  # fmt: skip
+def test_a_value_not_said_changed_needs_the_margin_over_the_bar(
+    older: str, newer: str, why: str
+) -> None:
+    assert _judge(older, newer, BAR + 0.05) == ("change", why)
+    assert _judge(older, newer, BAR + 0.02)[0] == "distinct"
+
+
+def _restates(cosine: float, alike: float) -> str:
+    text = "Shared pytest fixtures go in conftest.py."
+    old = Item("a", "api", "fact", "", "2026-01-01T00:00:00Z", text, analyse(text))
+    new = Item("b", "api", "fact", "", "2026-03-01T00:00:00Z", text, analyse(text))
+    return judge(old, new, cosine, alike, BAR, MERGE_BAR).relation
+
+
+def test_the_same_fact_again_needs_both_the_cosine_and_the_similarity() -> None:
+    assert _restates(RESTATEMENT_COSINE, MERGE_BAR) == "restatement"  # at both bars
+    assert _restates(0.9, MERGE_BAR - 0.01) == "distinct"  # close in meaning, few words shared
+    assert _restates(RESTATEMENT_COSINE - 0.01, 0.9) == "distinct"  # many words, other meaning
+
+
+def test_a_memory_written_at_the_same_moment_replaces_nothing() -> None:
+    older, newer = "The connection pool per pod is 20.", "The connection pool per pod is 10."
+    old = Item("a", "api", "fact", "", "2026-01-01T00:00:00Z", older, analyse(older))
+    new = Item("b", "api", "fact", "", "2026-01-01T00:00:00Z", newer, analyse(newer))
+    assert judge(old, new, 0.9, 0.9, BAR, MERGE_BAR).relation != "change"
+    assert judge(old, replace(new, created="2026-01-01T00:00:01Z"), 0.9, 0.9, BAR,
+                 MERGE_BAR).relation == "change"  # fmt: skip
