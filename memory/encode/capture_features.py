@@ -12,10 +12,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from vault.lazy_pattern import LazyPattern
 
-def _words(alternatives: str) -> re.Pattern[str]:
+
+def _words(alternatives: str) -> LazyPattern:
     """Any of the |-separated words or phrases (regular expressions), as whole words."""
-    return re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)
+    return LazyPattern(rf"\b(?:{alternatives})\b", re.IGNORECASE)
 
 
 _LEAD = (
@@ -30,61 +32,61 @@ COMMAND_VERBS = (
     "plan|print|debug|clean|undo|continue|carry on|skip|wait|let'?s|lets|tell|help|review|ship|"
     "send|port|convert|compare|rewrite|clone|cherry-pick|rebase|profile|measure|benchmark"
 )
-_IMPERATIVE = re.compile(_LEAD + rf"(?:{COMMAND_VERBS})\b", re.IGNORECASE)
-_IMPERATIVE_ON_IT = re.compile(
+_IMPERATIVE = LazyPattern(_LEAD + rf"(?:{COMMAND_VERBS})\b", re.IGNORECASE)
+_IMPERATIVE_ON_IT = LazyPattern(
     _LEAD + rf"(?:{COMMAND_VERBS})\s+(?:it|that|this|them|those|these|both|again|now)\b",
     re.IGNORECASE,
 )
-_REACTION = re.compile(
+_REACTION = LazyPattern(
     r"^\W*(?:ok|okay|k|nice|cool|thanks|thank you|thx|ty|great|perfect|lol|haha|yep|yes|yeah|"
     r"yesss|hmm|good|lovely|beautiful|wonderful|awesome|right|spot on|works|all green|green|"
     r"looks|there we go|much better|better|wow|sweet|done|ugh|oops|damn|argh)\b",
     re.IGNORECASE,
 )
-_POLITE_REQUEST = re.compile(
+_POLITE_REQUEST = LazyPattern(
     rf"\b(?:please|pls|plz|can you|could you|would you|can u)\s+(?:{COMMAND_VERBS})\b",
     re.IGNORECASE,
 )
-_NEGATED_IMPERATIVE = re.compile(
+_NEGATED_IMPERATIVE = LazyPattern(
     r"(?:^|[.,;:]\s*|\b(?:please|pls|and|but|so)\s+)(?:don'?t|dont|do not|never)\s+(?:ever\s+)?"
     r"(?!mind\b)\w+",
     re.IGNORECASE,
 )
-_NO_NOUN = re.compile(
+_NO_NOUN = LazyPattern(
     r"(?:^|[.,;:]\s*)no\s+(?!problem|worries|idea|luck|need|way|wait)\w+", re.IGNORECASE
 )
-_CORRECTION_START = re.compile(
+_CORRECTION_START = LazyPattern(
     r"^\W*(?:(?:hmm|hm|wait|oh|ah|oh wait|and)[,.]?\s+)*(?:no(?=\s*[,.!:;-])|nope|nah|"
     r"actually|wrong|"
     r"not quite|not correct|not really|that'?s (?:not|wrong|backwards|incorrect)|i think you|"
     r"you'?re (?:wrong|mistaken)|not the)\b",
     re.IGNORECASE,
 )
-_CONTRAST = re.compile(r"\bnot\s+[`'\"]?\w+|, not\b|\binstead\b", re.IGNORECASE)
-_VALUE_WITH_UNIT = re.compile(
+_CONTRAST = LazyPattern(r"\bnot\s+[`'\"]?\w+|, not\b|\binstead\b", re.IGNORECASE)
+_VALUE_WITH_UNIT = LazyPattern(
     r"\d+\s*(?:ms|s|sec|seconds?|min|minutes?|h|hours?|days?|weeks?|mb|gb|gi|kb|k|%|px|ua|ma|v|"
     r"rows|replicas|attempts|retries)\b|:\d{2,5}\b|\bv?\d+\.\d+(?:\.\d+)?\b",
     re.IGNORECASE,
 )
-_BOUND = re.compile(
+_BOUND = LazyPattern(
     r"\b(?:under|below|above|at most|at least|no more than|up to|max(?:imum)?|min(?:imum)?|"
     r"capped at|limit(?:ed)? (?:to|at|of))\s+(?:of\s+)?~?\d",
     re.IGNORECASE,
 )
-_PATH_OR_HOST = re.compile(r"\w/\w|(?:^|\s)/\w|\w\.\w+\.\w|\.\w{2,4}\b")
-_DISTRIBUTIVE = re.compile(
+_PATH_OR_HOST = LazyPattern(r"\w/\w|(?:^|\s)/\w|\w\.\w+\.\w|\.\w{2,4}\b")
+_DISTRIBUTIVE = LazyPattern(
     r"\bper\b|\bone \w+(?: \w+)? (?:per|for each|for every)\b|\beach\b", re.IGNORECASE
 )
-_EVALUATION = re.compile(
+_EVALUATION = LazyPattern(
     r"\b(?:is|are|looks?|seems?|sounds?)\s+(?:ok|okay|fine|good|great|right|better|correct|"
     r"healthy|reasonable|clean|weird|off|broken)\b",
     re.IGNORECASE,
 )
-_DEICTIC_SUBJECT = re.compile(
+_DEICTIC_SUBJECT = LazyPattern(
     r"^\W*(?:(?:ok|hmm|ah|oh|so|and)[,.]?\s+)*(?:it|they|that|this|these|those|here)\b",
     re.IGNORECASE,
 )
-_EMOJI_OR_BANG = re.compile("[!\U0001f300-\U0001faff\u2600-\u27bf]")
+_EMOJI_OR_BANG = LazyPattern("[!\U0001f300-\U0001faff\u2600-\u27bf]")
 
 # Word lists (regular expressions, |-separated) of the features below.
 GREETING_OR_BREAK = (
@@ -189,7 +191,7 @@ CONDITIONAL = "when|whenever|if|unless|except|otherwise|even if|even for|as long
 Test = Callable[[str], bool]
 
 
-def _has(pattern: re.Pattern[str]) -> Test:
+def _has(pattern: LazyPattern) -> Test:
     return lambda text: bool(pattern.search(text))
 
 
@@ -235,7 +237,7 @@ DURABLE = [
     Feature("decision", 1.5, _has(_words(DECISION))),
     Feature("correction_start", 2.25, _has(_CORRECTION_START)),
     Feature("contrast", 0.75, _has(_CONTRAST)),
-    Feature("digits", 0.4, _has(re.compile(r"\d"))),
+    Feature("digits", 0.4, _has(LazyPattern(r"\d"))),
     Feature("bound", 1.5, _has(_BOUND)),
     Feature("value_with_unit", 0.75, _has(_VALUE_WITH_UNIT)),
     Feature("code", 0.4, lambda text: "`" in text),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from memory.encode.secret_patterns import MARK
+from vault.lazy_pattern import LazyPattern
 
 # ISO 13616 registry: country code -> IBAN length.
 IBAN_LENGTHS = {
@@ -26,9 +27,9 @@ IBAN_LENGTHS = {
     )
 }
 # A country code, two check digits, then the account part, grouped by four or not.
-_IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![a-z0-9])")
-_SSN_DASHED = re.compile(r"(?<![\w\-/.])(\d{3})-(\d{2})-(\d{4})(?![\w\-/]|\.\d)")
-_SSN_CUED = re.compile(
+_IBAN = LazyPattern(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![a-z0-9])")
+_SSN_DASHED = LazyPattern(r"(?<![\w\-/.])(\d{3})-(\d{2})-(\d{4})(?![\w\-/]|\.\d)")
+_SSN_CUED = LazyPattern(
     r"(?i)(\b(?:ssn|ss#|social[ \-]security(?:[ \-](?:number|no\.?|#))?|itin)\b[^\d\n]{0,24}?)"
     r"(\d{3})[ \-.]?(\d{2})[ \-.]?(\d{4})(?![\w\-]|\.\d)"
 )

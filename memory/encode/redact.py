@@ -25,47 +25,48 @@ from memory.encode.secret_patterns import (
     SHORT_SECRET_WORDS,
     VARIABLE,
 )
+from vault.lazy_pattern import LazyPattern
 
 T = TypeVar("T")
 
-_PRIVATE_TAG = re.compile(r"<\s*(/?)\s*private\s*>", re.IGNORECASE)
-_KEY_BLOCK = re.compile(
+_PRIVATE_TAG = LazyPattern(r"<\s*(/?)\s*private\s*>", re.IGNORECASE)
+_KEY_BLOCK = LazyPattern(
     r"-----BEGIN[ A-Z0-9_-]{0,60}(?:PRIVATE KEY(?: BLOCK)?|CERTIFICATE)-----"
     r"(?=(?:\s|\\[nr])*(?:[A-Za-z0-9+/=]{40}|Proc-Type:)).*?"
     r"(?:-----END[ A-Z0-9_-]{0,60}-----|\Z)"
     r"|PuTTY-User-Key-File-\d+:.*?(?:Private-MAC:\s*\S+|\Z)",
     re.DOTALL,
 )
-_TOKEN = re.compile(
+_TOKEN = LazyPattern(
     r"(?<![A-Za-z0-9])(?:" + "|".join(regex for _, regex in PROVIDER_TOKENS) + r")(?![A-Za-z0-9])"
 )
 # For these, the secret is the last group that matched; the rest is kept.
-_URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://[^\s:/@]*:)([^\s/?#]+)(?=@)")
-_QUERY_SECRET = re.compile(
+_URL_PASSWORD = LazyPattern(r"(?i)\b([a-z][a-z0-9+.\-]*://[^\s:/@]*:)([^\s/?#]+)(?=@)")
+_QUERY_SECRET = LazyPattern(
     r"(?i)([?&;][\w\-.\[\]]*?(?:token|key|secret|password|passwd|pwd|sig|signature|auth|"
     r"credential|code|session|sid)=)([^&#\s'\"<>]+)"
 )
-_AUTH_HEADER = re.compile(
+_AUTH_HEADER = LazyPattern(
     r"(?i)(\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?"
     r"(?:(?:bearer|basic|token|digest|bot|apikey|sso-key|key)\s+)?)([^\s\"',;]+)"
 )
 # curl -u user:pass, --user "{id}":"{pass}", and -u "token:" (a token as the user).
-_USER_PASSWORD_FLAG = re.compile(
+_USER_PASSWORD_FLAG = LazyPattern(
     r"((?<!\S)(?:-u|--user)(?:\s+|=)[\"']?\{?[^\s:\"'{}]*\}?[\"']?:[\"']?\{?)([^\s\"'{}]+)"
     r"|((?<!\S)(?:-u|--user)(?:\s+|=)[\"']?)([^\s:\"']{8,})(?=:[\"']?(?:\s|$))"
 )
-_PASSWORD_FLAG = re.compile(
+_PASSWORD_FLAG = LazyPattern(
     r"(\b(?:mysql\w*|sshpass|docker\s+login)\b[^\n]*?\s-p\s*[\"']?)([^\s\"']+)"
     r"|((?i:\bmachine\s+\S+\s+login\s+\S+\s+password\s+))(\S+)"
     rf"|((?<!\S)--?[\w\-]*?(?i:{LONG_SECRET_WORDS}|{SHORT_SECRET_WORDS})\s+)(?!-)([^\s\"']+)"
 )
-_MARKUP = re.compile(
+_MARKUP = LazyPattern(
     r"(?i)(<([\w:.\-]*(?:password|passwd|secret|token|apikey|api[_\-]key|credential))>)"
     r"([^<]+)(?=</\2>)"
     r"|(<add\s+key=\"[^\"]*(?:password|secret|token|api[_\-]?key)[^\"]*\"\s+value=\")([^\"]+)"
 )
-_PIN = re.compile(r"(?i)(\bpin(?:\s+(?:code|number))?\s*(?:is|was|:|=)\s*)(\d{4,8})\b")
-_SCHEME_CREDENTIAL = re.compile(r"(?i)(\b(?:bearer|basic)\s+)([A-Za-z0-9._~+/\-]{12,}=*)")
+_PIN = LazyPattern(r"(?i)(\bpin(?:\s+(?:code|number))?\s*(?:is|was|:|=)\s*)(\d{4,8})\b")
+_SCHEME_CREDENTIAL = LazyPattern(r"(?i)(\b(?:bearer|basic)\s+)([A-Za-z0-9._~+/\-]{12,}=*)")
 # A secret-ish name, then `=`/`:` (assignment) or "is"/"to" (prose), then the value.
 _NAME_BODY = (
     rf"(?:[\w.\-]*?(?:{LONG_SECRET_WORDS})|(?:[\w.\-]*?[_\-.])?(?:{SHORT_SECRET_WORDS})"
@@ -75,7 +76,7 @@ _NAME = (
     rf"(?<![\w.\-])(?P<name>{_NAME_BODY}(?:[_\-.](?:base|value|b64|raw|plain|str|string|hex))?)"
     r"(?![A-Za-z0-9])[\"'\]`]{0,2}"
 )
-_NAME_ONLY = re.compile(rf"(?i){_NAME_BODY}")
+_NAME_ONLY = LazyPattern(rf"(?i){_NAME_BODY}")
 _VALUE = r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`[^`\n]+`|[^\s'\"`,;<>]+"
 _QUALIFIER = (
     r"(?:for|of|on|in|to|the|a|an|my|our|your|this|that|staging|prod|production|dev|test|local|"
@@ -84,47 +85,47 @@ _QUALIFIER = (
 )
 # One pattern for the three shapes, so the name is looked for once: `name = value`,
 # "the name for X is value", and a random-looking "name value".
-_NAMED_VALUE = re.compile(
+_NAMED_VALUE = LazyPattern(
     rf"(?i){_NAME}(?:\s*(?P<sign>(?<![=!<>])(?:=>|:=|\?=|=|:)(?![=:]))[ \t]*(?P<assigned>{_VALUE})"
     rf"|(?:\s+{_QUALIFIER}){{0,4}}?\s+(?P<verb>(?:is|was)\s+(?:now|still|set\s+to|changed\s+to)"
     rf"|is|was|are|were|to|as)\s+(?P<said>{_VALUE})"
     r"|[ \t]+(?P<adjacent>[A-Za-z0-9+/=_\-~]{16,}))"
 )
-_PROVIDER_VALUE = re.compile(
+_PROVIDER_VALUE = LazyPattern(
     rf"(?i)\b(?:{PROVIDERS})\b[\w.\- ]{{0,24}}?[\"'\]`]{{0,2}}\s*(?:=>|:=|=|:|\bis\b|\bwas\b)\s*"
     r"[\"'`]?(?P<value>[A-Za-z0-9_\-+/=~]{12,})"
 )
-_CARD = re.compile(r"(?<![\w.\-/:])\d(?:[ \-]?\d){12,18}(?![\w\-/:]|\.\d)")
+_CARD = LazyPattern(r"(?<![\w.\-/:])\d(?:[ \-]?\d){12,18}(?![\w\-/:]|\.\d)")
 # Visa, Mastercard (51-55, 2221-2720), Amex, Diners, JCB, Discover, UnionPay.
-_CARD_ISSUER = re.compile(
+_CARD_ISSUER = LazyPattern(
     r"4|5[1-5]|2(?:22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720)|3[47]|3(?:0[0-5]|[68])|35"
     r"|6(?:011|5|4[4-9]|2)"
 )
-_UUID = re.compile(
+_UUID = LazyPattern(
     r"(?<![0-9A-Fa-f\-])[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}(?![0-9A-Fa-f\-])"
 )
 # Words before a UUID that make it a key: generic ones, and the providers whose
 # keys are UUIDs (gitleaks: heroku, hubspot, kucoin, messagebird, plaid, ...).
-_KEY_WORD_NEARBY = re.compile(
+_KEY_WORD_NEARBY = LazyPattern(
     r"(?i)key|token|secret|passw|pwd|credential|auth(?!or)|licen[cs]e|heroku|hubspot|kucoin|"
     r"message[_\- ]?bird|plaid|sendbird|snyk|squarespace"
 )
-_HEX = re.compile(r"(?<![0-9A-Fa-f])(?=\d*[A-Fa-f])[0-9A-Fa-f]{32,}(?![0-9A-Fa-f])")
-_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}={0,3}(?![A-Za-z0-9+/_\-=])")
-_CAMEL_PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_PATH_WORD = re.compile(r"[a-z]{2,}|[A-Z][a-z]+")
+_HEX = LazyPattern(r"(?<![0-9A-Fa-f])(?=\d*[A-Fa-f])[0-9A-Fa-f]{32,}(?![0-9A-Fa-f])")
+_RUN = LazyPattern(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}={0,3}(?![A-Za-z0-9+/_\-=])")
+_CAMEL_PIECE = LazyPattern(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_PATH_WORD = LazyPattern(r"[a-z]{2,}|[A-Z][a-z]+")
 _TRAILING_PUNCTUATION = ".,;:!?)]}"
-_VARIABLE = re.compile(VARIABLE)
-_BARE_WORD = re.compile(r"[A-Za-z_]+")
-_RECEIVER = re.compile(r"(?:self|this|cls)\.|@")
-_PROSE_SUFFIX = re.compile(
+_VARIABLE = LazyPattern(VARIABLE)
+_BARE_WORD = LazyPattern(r"[A-Za-z_]+")
+_RECEIVER = LazyPattern(r"(?:self|this|cls)\.|@")
+_PROSE_SUFFIX = LazyPattern(
     r"[a-z]+(?:ed|ing|ly|able|ible|ive|ous|ful|less|tion|sion|ment|ness|ity)"
 )
 # Lines hinting at a named secret get the slower, name-anchored rules.
-_SECRET_HINT = re.compile(
+_SECRET_HINT = LazyPattern(
     r"pass|pw|secret|token|credential|creds|key|dsn|conn|sas|signature|sonar|bundle_"
 )
-_PROVIDER_HINT = re.compile(PROVIDERS)
+_PROVIDER_HINT = LazyPattern(PROVIDERS)
 
 
 def redact(text: str) -> str:

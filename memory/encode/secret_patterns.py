@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import TypeAlias
 
+from vault.lazy_pattern import LazyPattern
+
 MARK = "[REDACTED]"  # what a secret becomes
 
 # (name, regex). Each pattern is the whole token; the redactor adds word
@@ -148,7 +150,7 @@ LONG_SECRET_WORDS = word_trie(
 )
 SHORT_SECRET_WORDS = word_trie("pass pwd pw creds")
 # UPPER_CASE_NAMES ending in _KEY are secrets unless the prefix says otherwise.
-BENIGN_KEY_NAME = re.compile(
+BENIGN_KEY_NAME = LazyPattern(
     r"(?i)(?:^|_)(?:sort|primary|partition|cache|foreign|routing|hash|lookup|map|row|"
     r"column|index|unique|composite|natural|idempotency|object|bucket|public|pub|s3|"
     r"redis|range|cluster|shard|group|message|event|dedup|storage_class)_KEY$"
@@ -190,13 +192,13 @@ PROSE_WORDS = frozenset(
 # $VAR ${X} %(x)s !vault &anchor *alias <yours> (a, b), settings.SECRET_KEY, os.getenv(...).
 # ${X}, $(cmd), $pass, $HF_TOKEN, $1
 VARIABLE = r"\$(?:\{|\(|[A-Za-z_]+$|[A-Z_][A-Z0-9_]*$|\d$)"
-CODE_VALUE = re.compile(
+CODE_VALUE = LazyPattern(
     VARIABLE + r"|%\(|\{\{|<|[(\[{]|\.\.\.|[!&*][A-Za-z_][A-Za-z_\-]*$"
     r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$|[A-Za-z_][\w.]*[(\[]"
 )
 # Values that stand in for a secret: ${VAR}, {{ secrets.X }}, %(pw)s, %s, {0},
 # <your token>, xxxx, ****, your-api-key, key-goes-here.
-PLACEHOLDER_VALUE = re.compile(
+PLACEHOLDER_VALUE = LazyPattern(
     r"(?i)^(?:\$\{.*\}|\{\{.*\}\}|%\(\w*\)[sdr]|%[sdr]|\{\w*\}|<.*|[x*•.#_\-]{3,}"
     r"|your[_\-].*|.*[_\-]here)$"
 )

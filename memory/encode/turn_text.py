@@ -10,9 +10,10 @@ import re
 from dataclasses import dataclass
 
 from memory.encode.redact import has_private, redact
+from vault.lazy_pattern import LazyPattern
 
 # Opt-outs: the whole turn is never captured (so is one with a <private> tag).
-OPT_OUT = re.compile(
+OPT_OUT = LazyPattern(
     r"\b(?:off the record|keep this between us|not for (?:the )?(?:memory|vault)|"
     r"(?:don'?t|do not|never|please don'?t)\s+(?:ever\s+)?"
     r"(?:save|store|remember|record|keep|capture|memori[sz]e|note|write down)\s+"
@@ -20,7 +21,7 @@ OPT_OUT = re.compile(
     re.IGNORECASE,
 )
 # Explicit cues: a statement carrying one is kept whatever the classifier says.
-CUE = re.compile(
+CUE = LazyPattern(
     r"(?<!n't )(?<!not )(?<!never )(?<!nobody could )"
     r"\b(?:fyi|f\.y\.i\.?|for the record|note that|note:|nb:|remember that|remember this|"
     r"please remember|worth remembering|keep in mind|for future reference|before i forget|"
@@ -32,36 +33,36 @@ _FILLER = (
     r"for the record|note that|"
     r"note|nb|remember that|please remember|heads up|before i forget|one thing|context for later)"
 )
-_LEADING_FILLER = re.compile(rf"^(?:{_FILLER}\b[\s,:.!-]*)+", re.IGNORECASE)
-_TRAILING_CUE = re.compile(
+_LEADING_FILLER = LazyPattern(rf"^(?:{_FILLER}\b[\s,:.!-]*)+", re.IGNORECASE)
+_TRAILING_CUE = LazyPattern(
     r"[\s,;.-]*\b(?:remember that|worth remembering|btw|fyi|keep (?:that|this) in mind)[.!]*$",
     re.IGNORECASE,
 )
 # Sentence ends, line breaks, semicolons, dashes between spaces, and the start of a
 # cue in mid-sentence ("run the linter and fyi we never ...") all end a segment.
-_BOUNDARY = re.compile(
+_BOUNDARY = LazyPattern(
     r"(?<=[.!?])\s+(?=\S)|\n+|;\s+|\s+[-\u2013\u2014]{1,2}\s+|"
     r"[,\s]+(?=(?:and\s+)?(?:fyi|for the record|note that|remember that)\b)",
     re.IGNORECASE,
 )
-_QUESTION_START = re.compile(
+_QUESTION_START = LazyPattern(
     r"^\W*(?:(?:so|and|but|ok|hmm|wait|also|k)[,.]?\s+)*"
     r"(?:what|why|how|which|where|when|who|whose|is|are|was|were|does|do|did|can|could|"
     r"would|should|will|shall|any idea)\b",
     re.IGNORECASE,
 )
-_ERROR_HEAD = re.compile(
+_ERROR_HEAD = LazyPattern(
     r"^\s*(?:Traceback \(|[\w.$]*(?:Error|Exception|Timeout|Failure)\b[^:\n]{0,60}:|"
     r"(?:error|fatal|warning|panic)(?:\[\w+\])?:|E\s{2,}|FAIL\b|--- FAIL|thread '.*' panicked|"
     r"[\w./\\-]+\.\w+:\d+(?::\d+)?:)",
     re.IGNORECASE,
 )
-_MACHINE_START = re.compile(
+_MACHINE_START = LazyPattern(
     r"^(?:\t|\s{2,})\S|^\s*(?:at |File \"|\d+\s*\||[-=+*>]{2,}|\.\.\.$|Caused by|Required by|"
     r"\w[\w ]{0,20}:\s*$)|^(?=[\w.@/:-]*[\d.@/_-])[\w.@/:-]+:\s|^[A-Z]{3,}[\w ]*\s(?:WARN|INFO|"
     r"ERROR|DEBUG)\b"
 )
-_INLINE_DIAGNOSTIC = re.compile(r"\b(?:error|warning) [A-Z]*\d+:|: (?:error|fatal|warning):")
+_INLINE_DIAGNOSTIC = LazyPattern(r"\b(?:error|warning) [A-Z]*\d+:|: (?:error|fatal|warning):")
 
 
 @dataclass(frozen=True)

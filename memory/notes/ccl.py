@@ -18,16 +18,18 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from vault.lazy_pattern import LazyPattern
+
 DICTIONARY_FILE = Path(__file__).with_name("ccl_dictionary.toml")
 TIERS = (0, 1, 2, 3)
 ESCAPE = "\\"
 _LEAD = "([{\"'*_"
 _TRAIL = ".,;:!?)]}\"'*_"
-_CODE = re.compile(r"^(?:```|~~~)[^\n]*\n[\s\S]*?(?:^(?:```|~~~)[^\n]*$|\Z)|`[^`\n]+`", re.M)
-_SPACE = re.compile(r"(\s+)")
-_BOLD = re.compile(r"\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*")
-_BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*")
-_LINE_END_STOP = re.compile(r"(?<=\s)([A-Za-z0-9'-]+)\.(?=[ \t]*$)", re.M)
+_CODE = LazyPattern(r"^(?:```|~~~)[^\n]*\n[\s\S]*?(?:^(?:```|~~~)[^\n]*$|\Z)|`[^`\n]+`", re.M)
+_SPACE = LazyPattern(r"(\s+)")
+_BOLD = LazyPattern(r"\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*")
+_BLANK_LINES = LazyPattern(r"\n[ \t]*\n(?:[ \t]*\n)*")
+_LINE_END_STOP = LazyPattern(r"(?<=\s)([A-Za-z0-9'-]+)\.(?=[ \t]*$)", re.M)
 
 
 @dataclass(frozen=True)

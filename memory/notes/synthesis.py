@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from memory.encode.extract import DECISION
+from vault.lazy_pattern import LazyPattern
 from vault.links import link_targets
 from vault.note_blocks import outside_blocks, readable
 from vault.periodic import Period
@@ -28,15 +29,15 @@ SECTIONS = (
     ("open-threads", "Open threads"),
 )
 KEPT_KINDS = ("decision", "preference")
-OPEN_THREAD = re.compile(
+OPEN_THREAD = LazyPattern(
     r"^\s*[-*] \[ \]|\b(TODO|FIXME)\b|\b(open question|follow[- ]up|next step|still need|"
     r"blocked on|not yet decided|undecided)\b|\?\s*(\([^)]*\))?$",
     re.IGNORECASE,
 )
-DONE_TASK = re.compile(r"^\s*[-*] \[[xX]\]")
-_HEADING = re.compile(r"^(#{1,6}) ", re.MULTILINE)
-_LINE_PREFIX = re.compile(r"^\s*(?:[-*+]\s+)?(?:\[[ xX]\]\s+)?(?:\d{1,2}:\d{2}\s+)?")
-_WIKILINK = re.compile(r"\[\[[^\]]+\]\]")
+DONE_TASK = LazyPattern(r"^\s*[-*] \[[xX]\]")
+_HEADING = LazyPattern(r"^(#{1,6}) ", re.MULTILINE)
+_LINE_PREFIX = LazyPattern(r"^\s*(?:[-*+]\s+)?(?:\[[ xX]\]\s+)?(?:\d{1,2}:\d{2}\s+)?")
+_WIKILINK = LazyPattern(r"\[\[[^\]]+\]\]")
 MAX_LINES = 40  # per section: a note stays readable
 MAX_PER_PROJECT = 8
 

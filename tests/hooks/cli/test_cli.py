@@ -100,6 +100,26 @@ def test_help_does_not_import_heavy_libraries() -> None:
     assert result.stderr.strip() == "[]"
 
 
+def test_a_recall_compiles_no_redaction_or_capture_rule(tmp_path: Path) -> None:
+    assert run("init").returncode == 0
+    assert run("jot", STORY).returncode == 0
+    code = (
+        "import sys\nfrom hooks.cli.main import main\n"
+        "from vault.lazy_pattern import LazyPattern\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "rules = [(name, value) for name in ('memory.encode.redact', "
+        "'memory.encode.capture_features', 'memory.encode.turn_text') "
+        "for value in vars(sys.modules[name]).values() if isinstance(value, LazyPattern)]\n"
+        "print(len(rules), sorted(n for n, r in rules if r._compiled is not None), file=sys.stderr)"
+    )
+    recall = ["recall", "pytest fixtures", "--no-reinforce"]
+    result = subprocess.run([sys.executable, "-c", code, *recall], capture_output=True, text=True)
+    count, compiled = result.stderr.strip().split(" ", 1)
+    assert "fixtures" in result.stdout
+    assert int(count) > 40  # the rules were loaded, as a lazy pattern each
+    assert compiled == "[]"
+
+
 def test_init_jot_show_round_trip(tmp_path: Path) -> None:
     assert run("init").returncode == 0
     assert (tmp_path / "vault" / "config.toml").read_text().count("# ") > 10
