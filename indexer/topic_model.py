@@ -1,4 +1,4 @@
-"""TF-IDF centroid topic classifier (scikit-learn), kept under .index/.
+"""TF-IDF centroid topic classifier, kept under .index/.
 
 Each topic's centroid is the normalised mean TF-IDF vector of the memories a
 person filed under it; a text scores each topic by cosine to its centroid. The
@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
+from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -41,73 +42,83 @@ def words(text: str) -> list[str]:
     return found
 
 
-_PARAMS: dict[str, Any] = {
-    "sublinear_tf": True,
-    "ngram_range": (1, 2),
-    "tokenizer": words,
-    "token_pattern": None,
-    "lowercase": True,
-    "strip_accents": "unicode",
-    "min_df": 1,
-    "norm": None,  # rows are normalised here, counting unseen words too
-}
+def terms(text: str) -> Counter[str]:
+    """A text's terms and their counts: its words and each pair of neighbouring
+    words, lower-cased, accents stripped (scikit-learn's TfidfVectorizer with
+    ngram_range (1, 2), lowercase and strip_accents "unicode", which this replaces)."""
+    text = text.lower()
+    if not text.isascii():
+        text = "".join(
+            c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+        )
+    tokens = words(text)
+    return Counter([*tokens, *(f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False))])
 
 
 class TopicModel:
-    def __init__(self, vectorizer: Any, topics: list[str], centroids: np.ndarray, key: str) -> None:
-        self.vectorizer = vectorizer
+    """TF-IDF with a smoothed IDF and a sublinear term frequency, written in numpy:
+    importing scikit-learn (and with it scipy) took 2-3 s of CPU in every `vault jot`
+    process with a topic, more than the jot itself."""
+
+    def __init__(
+        self,
+        vocabulary: dict[str, int],
+        idf: np.ndarray,
+        topics: list[str],
+        centroids: np.ndarray,
+        key: str,
+    ) -> None:
+        self.vocabulary = vocabulary
+        self.idf = idf
         self.topics = topics
         self.centroids = centroids  # topics x vocabulary, rows normalised
         self.fingerprint = key
 
     @classmethod
     def fit(cls, texts: list[str], labels: list[str], fingerprint: str) -> TopicModel | None:
-        """None when there is nothing to learn from (no labelled memories)."""
-        if not texts:  # before scikit-learn's import: 1-2 s of CPU in every jot process
+        """None when there is nothing to learn from (no labelled memory, or only stop words)."""
+        counted = [terms(text) for text in texts]
+        documents: Counter[str] = Counter(term for counts in counted for term in counts)
+        if not documents:
             return None
-        from sklearn.feature_extraction.text import TfidfVectorizer
-        from sklearn.preprocessing import normalize
-
-        vectorizer = TfidfVectorizer(**_PARAMS)
-        try:
-            matrix = vectorizer.fit_transform(texts)
-        except ValueError:  # only stop words: no vocabulary
-            return None
-        matrix = normalize(matrix)
+        vocabulary = {term: n for n, term in enumerate(sorted(documents))}
+        frequency = np.array([documents[term] for term in vocabulary], dtype=np.float64)
+        idf = np.log((1.0 + len(texts)) / (1.0 + frequency)) + 1.0
         topics = sorted(set(labels))
-        rows = np.asarray(labels)
-        centroids = np.vstack(
-            [np.asarray(matrix[rows == topic].mean(axis=0)).ravel() for topic in topics]
-        )
-        return cls(vectorizer, topics, normalize(centroids), fingerprint)
+        row_of = {topic: n for n, topic in enumerate(topics)}
+        centroids = np.zeros((len(topics), len(vocabulary)))
+        for counts, label in zip(counted, labels, strict=True):
+            columns, weights, _ = _weighted(counts, vocabulary, idf)
+            norm = float(np.linalg.norm(weights))
+            if norm:
+                centroids[row_of[label], columns] += weights / norm
+        centroids /= np.array([labels.count(topic) for topic in topics], dtype=np.float64)[:, None]
+        return cls(vocabulary, idf, topics, _unit_rows(centroids), fingerprint)
 
     def scores(self, texts: list[str]) -> np.ndarray:
         """texts x topics cosine similarities."""
-        matrix = self.vectorizer.transform(texts)
-        known = np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel()
-        unseen = np.array([self._unseen_weight(text) for text in texts])
-        norms = np.sqrt(known + unseen)
-        norms[norms == 0] = 1.0
-        scores: np.ndarray = np.asarray(matrix @ self.centroids.T) / norms[:, None]
-        return scores
+        return self._scored(texts)[0]
 
-    def _unseen_weight(self, text: str) -> float:
-        """Squared TF-IDF weight of the terms the model never saw."""
-        counts: dict[str, int] = {}
-        vocabulary = self.vectorizer.vocabulary_
-        for term in self.vectorizer.build_analyzer()(text):
-            if term not in vocabulary:
-                counts[term] = counts.get(term, 0) + 1
-        top = float(self.vectorizer.idf_.max()) if len(self.vectorizer.idf_) else 1.0
-        return float(sum(((1.0 + math.log(n)) * top) ** 2 for n in counts.values()))
+    def _scored(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Cosines, and how many of each text's terms each topic's centroid has."""
+        scores = np.zeros((len(texts), len(self.topics)))
+        shared = np.zeros((len(texts), len(self.topics)))
+        top = float(self.idf.max()) if len(self.idf) else 1.0
+        for row, text in enumerate(texts):
+            columns, weights, unseen = _weighted(terms(text), self.vocabulary, self.idf)
+            # the text's norm counts the terms the model never saw, at the highest IDF
+            unseen_weights = (1.0 + np.log(unseen)) * top
+            norm = math.sqrt(float(weights @ weights + unseen_weights @ unseen_weights)) or 1.0
+            known = self.centroids[:, columns]
+            scores[row] = known @ weights / norm
+            shared[row] = (known > 0).sum(axis=1)
+        return scores, shared
 
     def classify(self, texts: list[str]) -> list[tuple[str, float]]:
         """The best topic of each text with its cosine."""
         if not texts or not self.topics:
             return [("", 0.0) for _ in texts]
-        scores = self.scores(texts)
-        present = (self.vectorizer.transform(texts) > 0).astype(np.float64)
-        shared = np.asarray(present @ (self.centroids > 0).astype(np.float64).T)
+        scores, shared = self._scored(texts)
         scores[shared < MIN_SHARED_TERMS] = 0.0
         best = scores.argmax(axis=1)
         return [(self.topics[b], float(scores[i, b])) for i, b in enumerate(best)]
@@ -115,7 +126,7 @@ class TopicModel:
     # Files --------------------------------------------------------------
 
     def save(self, path: Path) -> None:
-        vocabulary = sorted(self.vectorizer.vocabulary_.items(), key=lambda item: item[1])
+        vocabulary = sorted(self.vocabulary.items(), key=lambda item: item[1])
         header = {"topics": self.topics, "fingerprint": self.fingerprint,
                   "terms": [term for term, _ in vocabulary]}  # fmt: skip
 
@@ -124,7 +135,7 @@ class TopicModel:
                 np.savez(
                     handle,
                     header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8),
-                    idf=self.vectorizer.idf_,
+                    idf=self.idf,
                     centroids=self.centroids,
                 )
 
@@ -133,19 +144,34 @@ class TopicModel:
     @classmethod
     def load(cls, path: Path) -> TopicModel | None:
         """The saved model, or None if missing or unreadable (then refit)."""
-        from sklearn.feature_extraction.text import TfidfVectorizer
-
         try:
             with np.load(path, allow_pickle=False) as data:
                 header = json.loads(bytes(data["header"]).decode())
                 idf = np.asarray(data["idf"])
                 centroids = np.asarray(data["centroids"])
-            vectorizer = TfidfVectorizer(**_PARAMS)
-            vectorizer.vocabulary_ = {term: n for n, term in enumerate(header["terms"])}
-            vectorizer.idf_ = idf
+            vocabulary = {str(term): n for n, term in enumerate(header["terms"])}
             topics = [str(t) for t in header["topics"]]
-            if centroids.shape != (len(topics), len(idf)):
+            if centroids.shape != (len(topics), len(idf)) or len(vocabulary) != len(idf):
                 return None
-            return cls(vectorizer, topics, centroids, str(header["fingerprint"]))
+            return cls(vocabulary, idf, topics, centroids, str(header["fingerprint"]))
         except (OSError, ValueError, KeyError, TypeError):
             return None
+
+
+def _weighted(
+    counts: Counter[str], vocabulary: dict[str, int], idf: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The columns of a text's known terms, their TF-IDF weights (1 + ln count, times
+    the IDF), and the counts of the terms the model never saw."""
+    known = [(vocabulary[term], count) for term, count in counts.items() if term in vocabulary]
+    columns = np.array([column for column, _ in known], dtype=np.intp)
+    tf = 1.0 + np.log(np.array([count for _, count in known], dtype=np.float64))
+    unseen = np.array([c for t, c in counts.items() if t not in vocabulary], dtype=np.float64)
+    return columns, tf * idf[columns], unseen
+
+
+def _unit_rows(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    unit: np.ndarray = matrix / norms
+    return unit
