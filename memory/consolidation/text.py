@@ -144,6 +144,10 @@ def tokens(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+# "10 requests a second", "600 requests per minute": a rate, keyed by what it counts.
+_PER = re.compile(r" (?:per|a|an|each|every|1) (second|minute|hour|day|week)\b")  # "a": spelled 1
+
+
 def keyed_numbers(text: str) -> list[tuple[str, str]]:
     """(what, value) for each number: a version, a time of day, a port, or the
     unit after it ("30 seconds", "8 processes"); "" when nothing says."""
@@ -166,7 +170,8 @@ def keyed_numbers(text: str) -> list[tuple[str, str]]:
         elif after.lower() in UNITS:
             key = UNITS[after.lower()]
         elif after.islower() and len(after) > 2 and after not in STOPWORDS:
-            key = stem(after)
+            rate = _PER.match(text, match.end() + len(after) + 1)
+            key = stem(after) + (f" per {rate.group(1)}" if rate else "")
         else:
             key = ""
         found.append((key, value))
