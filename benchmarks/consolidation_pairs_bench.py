@@ -6,7 +6,7 @@ word-weighted similarity over the set). Run:
 .venv/bin/python -m benchmarks.consolidation_pairs_bench
 (--data PATH: another file of pairs in the same format, e.g. the fresh held-out
 set, data/consolidation_pairs_fresh.json; --errors lists the pairs judged wrong;
---json prints the report).
+--rules-only judges without the learned layer; --json prints the report).
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ def item(name: str, text: str, created: str) -> Item:
     return Item(name, "github.com/acme/api", "fact", "", created, text, analyse(text))
 
 
-def judged(pairs: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Judgement]]:
+def judged(
+    pairs: list[dict[str, Any]], rules_only: bool = False
+) -> list[tuple[dict[str, Any], Judgement]]:
     texts = sorted({p[side] for p in pairs for side in ("older", "newer")})
     vectors = dict(zip(texts, SentenceTransformerEmbedder().encode(texts), strict=True))
     weights = WordWeights(analyse(t).tokens for t in texts)
@@ -42,7 +44,7 @@ def judged(pairs: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Judgement]
         cosine = float(vectors[pair["older"]] @ vectors[pair["newer"]])
         alike = similarity(cosine, older.facts, newer.facts, weights)
         verdict = judge(older, newer, cosine, alike, settings.contradiction_cosine,
-                        settings.merge_bar)  # fmt: skip
+                        settings.merge_bar, rules_only)  # fmt: skip
         found.append((pair, verdict))
     return found
 
@@ -75,9 +77,9 @@ def report(rows: list[tuple[dict[str, Any], Judgement]]) -> dict[str, Any]:
     return out
 
 
-def run(path: Path = DATA) -> dict[str, Any]:
+def run(path: Path = DATA, rules_only: bool = False) -> dict[str, Any]:
     data = json.loads(path.read_text(encoding="utf-8"))
-    return report(judged(data["pairs"]))
+    return report(judged(data["pairs"], rules_only))
 
 
 def lines(result: dict[str, Any], errors: bool = False) -> list[str]:
@@ -101,9 +103,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data", type=Path, default=DATA, help="a JSON file of labelled pairs")
     parser.add_argument("--errors", action="store_true", help="list the pairs judged wrong")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--rules-only", action="store_true", help="without the learned layer")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    result = run(args.data)
+    result = run(args.data, args.rules_only)
     if args.json:
         print(json.dumps(result, indent=2))
         return
