@@ -6,7 +6,8 @@ word-weighted similarity over the set). Run:
 .venv/bin/python -m benchmarks.consolidation_pairs_bench
 (--data PATH: another file of pairs in the same format, e.g. the fresh held-out
 set, data/consolidation_pairs_fresh.json; --errors lists the pairs judged wrong;
---rules-only judges without the learned layer; --json prints the report).
+--rules-only judges without the learned layer; --held-out prints only totals
+and per-label counts, for a set nobody may read; --json prints the report).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -98,14 +100,40 @@ def lines(result: dict[str, Any], errors: bool = False) -> list[str]:
     return shown
 
 
+def held_out_lines(rows: list[tuple[dict[str, Any], Judgement]]) -> list[str]:
+    """What a held-out run may show: the totals and, per label, how many pairs
+    were judged each way, how many changes capture would retire at once and how
+    many only the learned layer found; never a pair's text."""
+    shown = [line for line in lines(report(rows)) if " all " in line]
+    labels = sorted({p["label"] for p, _ in rows})
+    for label in labels:
+        judged_as = Counter(v.relation for p, v in rows if p["label"] == label)
+        counts = ", ".join(f"{r} {judged_as[r]}" for r in ("change", "restatement", "distinct"))
+        shown.append(f"  {label} -> {counts}")
+    for name, chosen in (
+        ("confident changes (capture retires at once)", lambda v: v.confident),
+        ("changes only the learned layer found", lambda v: v.reason.startswith("learned")),
+    ):
+        said = [p for p, v in rows if v.relation == "change" and chosen(v)]
+        right = sum(p["label"] == "change" for p in said)
+        shown.append(f"  {name}: {right} right of {len(said)}")
+    return shown
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA, help="a JSON file of labelled pairs")
     parser.add_argument("--errors", action="store_true", help="list the pairs judged wrong")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--rules-only", action="store_true", help="without the learned layer")
+    parser.add_argument("--held-out", action="store_true",
+                        help="totals and per-label counts only, never a pair's text")  # fmt: skip
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if args.held_out:
+        pairs = json.loads(args.data.read_text(encoding="utf-8"))["pairs"]
+        print("\n".join(held_out_lines(judged(pairs, args.rules_only))))
+        return
     result = run(args.data, args.rules_only)
     if args.json:
         print(json.dumps(result, indent=2))

@@ -115,3 +115,20 @@ def test_the_shipped_weights_are_read_and_stale_ones_refused(tmp_path: Path) -> 
         read_model(path)
     assert shipped_model(path) is None  # the rules decide alone
     assert shipped_model(tmp_path / "missing.json") is None
+
+
+def test_a_held_out_run_shows_counts_and_never_a_pair() -> None:
+    from benchmarks.consolidation_pairs_bench import held_out_lines
+
+    said = [("change", "Builds run on Jenkins.", "Builds moved to Buildkite.", 0.6),
+            ("restatement", "Port is 7001.", "Port is 7400.", 0.9)]  # fmt: skip
+    rows = []
+    for n, (label, older, newer, cosine) in enumerate(said):
+        pair = {"id": f"h{n}", "split": "x", "label": label, "older": older, "newer": newer}
+        rows.append((pair, judge(*_pair(older, newer), cosine, cosine, BAR, MERGE_BAR)))
+    shown = "\n".join(held_out_lines(rows))
+    assert "supersede precision" in shown
+    assert "restatement -> change 1, restatement 0, distinct 0" in shown
+    for pair, _ in rows:
+        for text in (pair["older"], pair["newer"], pair["id"]):
+            assert text not in shown
