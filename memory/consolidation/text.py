@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memory.consolidation.gist import gist_sentences
 from vault.stopwords import STOPWORDS
@@ -124,6 +125,7 @@ class Facts:
         return self.numbers | coded
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude English stem, the same for every text compared (fixtures -> fixtur)."""
     for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
