@@ -6,7 +6,8 @@ word-weighted similarity over the set). Run:
 .venv/bin/python -m benchmarks.consolidation_pairs_bench
 (--data PATH: another file of pairs in the same format, e.g. the fresh held-out
 set, data/consolidation_pairs_fresh.json; --errors lists the pairs judged wrong;
---json prints the report).
+--rules-only judges without the learned layer; --held-out prints only totals
+and per-label counts, for a set nobody may read; --json prints the report).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +32,9 @@ def item(name: str, text: str, created: str) -> Item:
     return Item(name, "github.com/acme/api", "fact", "", created, text, analyse(text))
 
 
-def judged(pairs: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Judgement]]:
+def judged(
+    pairs: list[dict[str, Any]], rules_only: bool = False
+) -> list[tuple[dict[str, Any], Judgement]]:
     texts = sorted({p[side] for p in pairs for side in ("older", "newer")})
     vectors = dict(zip(texts, SentenceTransformerEmbedder().encode(texts), strict=True))
     weights = WordWeights(analyse(t).tokens for t in texts)
@@ -42,7 +46,7 @@ def judged(pairs: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Judgement]
         cosine = float(vectors[pair["older"]] @ vectors[pair["newer"]])
         alike = similarity(cosine, older.facts, newer.facts, weights)
         verdict = judge(older, newer, cosine, alike, settings.contradiction_cosine,
-                        settings.merge_bar)  # fmt: skip
+                        settings.merge_bar, rules_only)  # fmt: skip
         found.append((pair, verdict))
     return found
 
@@ -75,9 +79,9 @@ def report(rows: list[tuple[dict[str, Any], Judgement]]) -> dict[str, Any]:
     return out
 
 
-def run(path: Path = DATA) -> dict[str, Any]:
+def run(path: Path = DATA, rules_only: bool = False) -> dict[str, Any]:
     data = json.loads(path.read_text(encoding="utf-8"))
-    return report(judged(data["pairs"]))
+    return report(judged(data["pairs"], rules_only))
 
 
 def lines(result: dict[str, Any], errors: bool = False) -> list[str]:
@@ -96,14 +100,41 @@ def lines(result: dict[str, Any], errors: bool = False) -> list[str]:
     return shown
 
 
+def held_out_lines(rows: list[tuple[dict[str, Any], Judgement]]) -> list[str]:
+    """What a held-out run may show: the totals and, per label, how many pairs
+    were judged each way, how many changes capture would retire at once and how
+    many only the learned layer found; never a pair's text."""
+    shown = [line for line in lines(report(rows)) if " all " in line]
+    labels = sorted({p["label"] for p, _ in rows})
+    for label in labels:
+        judged_as = Counter(v.relation for p, v in rows if p["label"] == label)
+        counts = ", ".join(f"{r} {judged_as[r]}" for r in ("change", "restatement", "distinct"))
+        shown.append(f"  {label} -> {counts}")
+    for name, chosen in (
+        ("confident changes (capture retires at once)", lambda v: v.confident),
+        ("changes only the learned layer found", lambda v: v.reason.startswith("learned")),
+    ):
+        said = [p for p, v in rows if v.relation == "change" and chosen(v)]
+        right = sum(p["label"] == "change" for p in said)
+        shown.append(f"  {name}: {right} right of {len(said)}")
+    return shown
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA, help="a JSON file of labelled pairs")
     parser.add_argument("--errors", action="store_true", help="list the pairs judged wrong")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--rules-only", action="store_true", help="without the learned layer")
+    parser.add_argument("--held-out", action="store_true",
+                        help="totals and per-label counts only, never a pair's text")  # fmt: skip
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    result = run(args.data)
+    if args.held_out:
+        pairs = json.loads(args.data.read_text(encoding="utf-8"))["pairs"]
+        print("\n".join(held_out_lines(judged(pairs, args.rules_only))))
+        return
+    result = run(args.data, args.rules_only)
     if args.json:
         print(json.dumps(result, indent=2))
         return

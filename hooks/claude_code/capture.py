@@ -51,6 +51,7 @@ def capture_transcript(
         total.created += report.created
         total.reinforced += report.reinforced
         total.superseded += report.superseded
+        total.for_review += report.for_review
         total.texts += report.texts
         total.next_seq = report.next_seq
         if not more:

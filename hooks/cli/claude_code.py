@@ -43,6 +43,9 @@ def capture(context: Context, transcript: Path, session: str, project: str, as_j
         return
     retired = report.get("superseded", [])
     changed = f", superseded {len(retired)} (`vault revive ID` undoes one)" if retired else ""
+    waiting = report.get("for_review", [])
+    if waiting:
+        changed += f", {len(waiting)} change(s) left for `vault consolidate --review`"
     click.echo(f"Captured {len(report['created'])} new, reinforced {len(report['reinforced'])}"
                f"{changed}.")  # fmt: skip
     for memory_id in report["created"]:

@@ -100,7 +100,8 @@ def op_capture(service: MemoryService, args: Args) -> Reply:
     if args.get("wait"):  # `vault capture`: the person waits for the report
         report = capture_transcript(service, path, session, project, environ)
         return Reply({"created": report.created, "reinforced": report.reinforced,
-                      "superseded": report.superseded})  # fmt: skip
+                      "superseded": report.superseded,
+                      "for_review": report.for_review})  # fmt: skip
     steps = capture_steps(service, path, environ, session=session, project=project)
     return Reply({"queued": str(path)}, steps)
 

@@ -15,7 +15,7 @@ from memory.consolidation.config import ConsolidationConfig
 from memory.consolidation.gist import WriteGists, decision_gist, long_enough, written_gist
 from memory.consolidation.merge import merged_text
 from memory.consolidation.patterns import Generalise, find_themes, pattern_text
-from memory.consolidation.relations import supersedes, why_not_one_fact
+from memory.consolidation.relations import change, why_not_one_fact
 from memory.consolidation.snapshot import Snapshot
 from memory.decay import days_between
 from vault.clock import parse_time
@@ -101,9 +101,9 @@ def _supersessions(snapshot: Snapshot, bar: float) -> list[Supersede]:
         if cosine < bar:
             continue
         older, newer = sorted((snapshot.items[a], snapshot.items[b]), key=lambda i: i.created)
-        reason = supersedes(older, newer, cosine, bar)
-        if reason:
-            found.append(Supersede(older.id, newer.id, reason))
+        changed = change(older, newer, cosine, snapshot.similarities.get((a, b), 0.0), bar)
+        if changed:
+            found.append(Supersede(older.id, newer.id, changed.reason))
     return sorted(found, key=lambda s: (snapshot.items[s.newer].created, s.older))
 
 
@@ -114,12 +114,12 @@ def _groups(
 
     def vetoed(a: str, b: str) -> bool:
         first, second = snapshot.items[a], snapshot.items[b]
-        cosine = snapshot.cosine(a, b)
+        cosine, alike = snapshot.cosine(a, b), snapshot.similarities.get(_pair(a, b), 0.0)
         bar = config.contradiction_cosine
         return bool(
             why_not_one_fact(first, second)
-            or supersedes(first, second, cosine, bar)
-            or supersedes(second, first, cosine, bar)
+            or change(first, second, cosine, alike, bar)
+            or change(second, first, cosine, alike, bar)
         )
 
     live = {

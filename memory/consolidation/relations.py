@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from memory.consolidation.merge import clauses
+from memory.consolidation.pair_model import shipped_model
+from memory.consolidation.pair_signals import signals
 from memory.consolidation.subject import (
     other_attribute,
     other_subject,
@@ -22,6 +24,7 @@ from memory.consolidation.subject import (
 )
 from memory.consolidation.text import Facts, contrasted_terms, stem, tokens
 from memory.consolidation.values import (
+    measure_apart,
     named_apart,
     number_swapped,
     other_detail,
@@ -87,18 +90,26 @@ def substituted_names(older: Facts, newer: Facts) -> bool:
     return bool(gone and came)
 
 
-def supersedes(older: Item, newer: Item, cosine: float, bar: float) -> str | None:
-    """Why `newer` replaces the fact `older` states, or None. `cosine` is the
-    similarity of their core wording; `bar` the least that means "same subject"."""
+def comparable(older: Item, newer: Item) -> bool:
+    """`newer` could replace `older` at all: one project, said later, neither a
+    pattern nor a status, both rules or both exceptions, no two environments, not
+    a question, and one speaker (one person's words do not update another's)."""
     if older.project != newer.project or older.created >= newer.created:
-        return None
+        return False
     if {older.kind, newer.kind} & NEVER_RELATED_KINDS:
-        return None
+        return False
     old, new = older.facts, newer.facts
     if old.exception != new.exception or environment_conflict(old, new) or new.question:
+        return False
+    return old.speaker == new.speaker
+
+
+def supersedes(older: Item, newer: Item, cosine: float, bar: float) -> str | None:
+    """Why `newer` replaces the fact `older` states by the rules, or None. `cosine`
+    is the similarity of their core wording; `bar` the least that means "same subject"."""
+    if not comparable(older, newer):
         return None
-    if old.speaker != new.speaker:
-        return None  # one person's words do not update another's
+    old, new = older.facts, newer.facts
     if other_subject(old.core, new.core):
         return None  # the same attribute of another thing
     return _change(old, new, cosine, bar)
@@ -264,21 +275,78 @@ def similarity(cosine: float, a: Facts, b: Facts, weights: WordWeights) -> float
 @dataclass(frozen=True)
 class Judgement:
     """What a newer memory is to an older one: "change" (it replaces it),
-    "restatement" (the same fact again) or "distinct" (both stand)."""
+    "restatement" (the same fact again) or "distinct" (both stand). A change is
+    `confident` when a rule found it and the newer says in words that it changed
+    (said_changed): no rule-found change of that kind was wrong on any of the
+    labelled pair sets, while a bare value difference was ("lives one hour" /
+    "expires after 60 minutes")."""
 
     relation: str
     reason: str
+    confident: bool = False
+
+
+def said_changed(old: Facts, new: Facts) -> bool:
+    """The newer says in words that something changed ("moved", "now", "no
+    longer"), or names the older's value or term as what was before ("from
+    8000", "not 7001", "off Heroku", "loguru instead of structlog")."""
+    return bool(
+        new.change
+        or (new.former | new.gone_values) & old.numbers
+        or new.replaced & old.affirmed
+        or contrasted_terms(new.core) & old.affirmed
+    )
+
+
+def replaces_nothing(old: Facts, new: Facts) -> str | None:
+    """A rule's finding that the newer replaces nothing the older says, whatever
+    else they share (the learned layer never overrules it): it adds a second one
+    ("now also feeds OpenSearch"), names as gone a value the older never held
+    ("off port 8004" / "port 8060"), or its numbers measure another attribute
+    ("at 02:00" / "now keeps 30 days"; "timeout" / "retries")."""
+    if _ADDING.search(new.core):
+        return "adds a second one"
+    if new.gone_values and not new.gone_values & old.numbers:
+        return "names as gone a value the older never held"
+    if measure_apart(old, new) or other_attribute(
+        old.tokens, new.tokens, old.specific_values, new.specific_values
+    ):
+        return "about another attribute"
+    return None
+
+
+def change(
+    older: Item, newer: Item, cosine: float, alike: float, bar: float, rules_only: bool = False
+) -> Judgement | None:
+    """The change `newer` makes to `older`, or None: what the rules find, else
+    what the shipped learned layer (pair_model.py; not with `rules_only`) scores
+    at its threshold or above, on a comparable pair at the cosine `bar` or above."""
+    why = supersedes(older, newer, cosine, bar)
+    if why:
+        return Judgement("change", why, said_changed(older.facts, newer.facts))
+    model = None if rules_only else shipped_model()
+    if model is None or cosine < bar or not comparable(older, newer):
+        return None
+    if replaces_nothing(older.facts, newer.facts):
+        return None
+    veto = why_not_one_fact(older, newer) is not None
+    score = model.probability(signals(older.facts, newer.facts, cosine, alike, False, veto))
+    if score < model.threshold:
+        return None
+    return Judgement("change", f"learned score {score:.2f}, no rule found it")
 
 
 def judge(
-    older: Item, newer: Item, cosine: float, alike: float, change_bar: float, merge_bar: float
-) -> Judgement:
+    older: Item, newer: Item, cosine: float, alike: float, change_bar: float, merge_bar: float,
+    rules_only: bool = False,
+) -> Judgement:  # fmt: skip
     """The one home of "is this a change, a restatement or something else", for
     consolidation and capture. `cosine`: of their core wording; `alike`: the
-    similarity (cosine and shared rare words); the bars from the settings."""
-    why = supersedes(older, newer, cosine, change_bar)
-    if why:
-        return Judgement("change", why)
+    similarity (cosine and shared rare words); the bars from the settings;
+    `rules_only`: without the learned layer."""
+    changed = change(older, newer, cosine, alike, change_bar, rules_only)
+    if changed:
+        return changed
     veto = why_not_one_fact(older, newer)
     if veto:
         return Judgement("distinct", veto)

@@ -1,5 +1,6 @@
 """The bound on what an automatic run retires, and the review list of what it
-left for a person (.state/consolidation-review.json): `vault consolidate
+(or capture, for a change it was not confident about) left for a person
+(.state/consolidation-review.json): `vault consolidate
 --review` applies or drops each entry; the next SessionStart briefing mentions
 new entries once. Light on imports (the briefing hook reads it); it applies
 nothing itself (run.py does, as a journaled run).
@@ -112,7 +113,7 @@ def notice_once(vault: Vault) -> str:
     _state(vault).update(mark)
     total = len(pending(vault))
     return (
-        f"Memory upkeep: automatic consolidation left {total} change(s) for review "
-        "(it retires few memories on its own); `vault consolidate --review` "
+        f"Memory upkeep: automatic consolidation and capture left {total} change(s) for review "
+        "(they retire few memories on their own); `vault consolidate --review` "
         "applies or drops each."
     )

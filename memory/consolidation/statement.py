@@ -1,8 +1,9 @@
 """What a statement about to be captured is to the memories already there, by
 the one judge of relations.py: a restatement of one (capture reinforces it), a
-change of some (capture writes it and retires them: archive/ with
-`superseded_by`, the new one `supersedes`), or new. Capture decides nothing
-of this itself.
+change of some (capture writes it and retires those the judge is confident
+about: archive/ with `superseded_by`, the new one `supersedes`; the others wait
+on the review list of `vault consolidate --review`), or new. Capture decides
+nothing of this itself.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from typing import Any
 
 from indexer.index import Candidate
 from memory.consolidation.relations import Item, WordWeights, judge, similarity
+from memory.consolidation.review import defer
 from memory.consolidation.text import analyse
 from memory.context import ServiceContext
+from vault.clock import format_time
 from vault.links import link_targets, wikilink
 from vault.schema import MemoryRecord
 
@@ -24,7 +27,16 @@ COMPARED = 5  # the best hybrid matches a statement is judged against
 @dataclass
 class Verdict:
     restates: str | None = None  # the memory to reinforce
-    changes: list[tuple[str, str]] = field(default_factory=list)  # (older id, why)
+    changes: list[tuple[str, str]] = field(default_factory=list)  # (older id, why): confident
+    doubtful: list[tuple[str, str]] = field(default_factory=list)  # changes left for review
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.changes or self.doubtful)
+
+    def add(self, other: Verdict) -> None:
+        self.changes += other.changes
+        self.doubtful += other.doubtful
 
 
 def judge_statement(
@@ -50,10 +62,11 @@ def judge_statement(
         alike = similarity(cosine, older.facts, new.facts, weights)
         judged = judge(older, new, cosine, alike, change_bar, merge_bar)
         if judged.relation == "change":
-            verdict.changes.append((older.id, judged.reason))
+            found = verdict.changes if judged.confident else verdict.doubtful
+            found.append((older.id, judged.reason))
         elif judged.relation == "restatement" and cosine >= REINFORCE_COSINE:
             verdict.restates = verdict.restates or older.id
-    if verdict.changes:
+    if verdict.changed:
         verdict.restates = None  # a change is new, whatever else it resembles
     return verdict
 
@@ -61,12 +74,26 @@ def judge_statement(
 def archived_changes(
     service: ServiceContext, text: str, project: str, kind: str, created: str,
     archived: list[Candidate],
-) -> list[tuple[str, str]]:  # fmt: skip
+) -> Verdict:  # fmt: skip
     """The archived memories `text` changes: a fact that decay archived before
     its change was said is superseded too, so no cue brings its old value back
-    as if it still held. (older id, why); restatements of them change nothing."""
+    as if it still held; restatements of them change nothing."""
     unreplaced = [c for c in archived if c.row.archived and not c.row.superseded_by]
-    return judge_statement(service, text, project, kind, created, unreplaced, True).changes
+    found = judge_statement(service, text, project, kind, created, unreplaced, True)
+    return Verdict(None, found.changes, found.doubtful)
+
+
+def leave_for_review(
+    service: ServiceContext, changes: list[tuple[str, str]], newer: str
+) -> list[str]:
+    """Put the supersedes the judge is not confident about on the review list
+    (`vault consolidate --review` applies or drops each); returns the older ids."""
+    actions = [
+        {"action": "supersede", "older": older, "newer": newer, "reason": f"{why}, from capture"}
+        for older, why in changes
+    ]
+    defer(service.vault, actions, "capture", format_time(service.clock()))
+    return [older for older, _ in changes]
 
 
 def retire(service: ServiceContext, older: str, newer: str) -> list[MemoryRecord]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from memory.consolidation.text import UNITS, stem
 from vault.stopwords import STOPWORDS
@@ -51,13 +52,19 @@ class Word:
 
 
 def words(text: str) -> list[Word]:
+    return list(_words(text))
+
+
+@lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[Word, ...]:
+    """Read once per text: every pair a memory is in aligns its words again."""
     found = []
     for match in _WORD.finditer(text):
         raw = match.group(0).rstrip(".:,;'")
         lowered = re.sub(r"'s?$", "", raw.lower())
         if lowered:
             found.append(Word(raw, stem(lowered)))
-    return found
+    return tuple(found)
 
 
 def _is_value(word: Word) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memory.consolidation.gist import gist_sentences
 from vault.stopwords import STOPWORDS
@@ -124,6 +125,7 @@ class Facts:
         return self.numbers | coded
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude English stem, the same for every text compared (fixtures -> fixtur)."""
     for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
@@ -142,6 +144,10 @@ def tokens(text: str) -> frozenset[str]:
         if re.search(r"[./\-]", word):
             found |= {stem(p) for p in re.split(r"[./\- ]+", word) if p and p not in _COMMON}
     return frozenset(found)
+
+
+# "10 requests a second", "600 requests per minute": a rate, keyed by what it counts.
+_PER = re.compile(r" (?:per|a|an|each|every|1) (second|minute|hour|day|week)\b")  # "a": spelled 1
 
 
 def keyed_numbers(text: str) -> list[tuple[str, str]]:
@@ -166,7 +172,8 @@ def keyed_numbers(text: str) -> list[tuple[str, str]]:
         elif after.lower() in UNITS:
             key = UNITS[after.lower()]
         elif after.islower() and len(after) > 2 and after not in STOPWORDS:
-            key = stem(after)
+            rate = _PER.match(text, match.end() + len(after) + 1)
+            key = stem(after) + (f" per {rate.group(1)}" if rate else "")
         else:
             key = ""
         found.append((key, value))

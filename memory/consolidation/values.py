@@ -22,21 +22,45 @@ DIMENSIONS = {
 }  # fmt: skip
 
 
+_RATE = re.compile(r"(\w+) per (second|minute|hour|day|week)")
+SECONDS = {"millisecond": 0.001, "second": 1, "minute": 60, "hour": 3600, "day": 86400,
+           "week": 604800}  # fmt: skip
+
+
 def by_dimension(facts: Facts) -> dict[str, frozenset[str]]:
+    """Values by what they measure, with their unit: {"duration": {"15 minute"}},
+    {"request rate": {"600 per minute"}}."""
     found: dict[str, frozenset[str]] = {}
     for key, values in facts.values.items():
-        dimension = DIMENSIONS.get(key, key)
+        rate = _RATE.fullmatch(key)
+        dimension = f"{rate.group(1)} rate" if rate else DIMENSIONS.get(key, key)
+        unit = f"per {rate.group(2)}" if rate else key
         found[dimension] = found.get(dimension, frozenset()) | {
-            v if key == dimension else f"{v} {key}" for v in values
+            v if key == dimension else f"{v} {unit}" for v in values
         }
     return found
 
 
+def in_base_unit(value: str) -> str:
+    """A duration in seconds, a rate per second ("1 hour" and "60 minute" are one
+    value, as are "600 per minute" and "10 per second"); anything else as it is."""
+    parts = value.split()
+    if not re.fullmatch(r"\d+(?:\.\d+)?", parts[0]) or parts[-1] not in SECONDS:
+        return value
+    number = float(parts[0])
+    if len(parts) == 2:
+        return f"{number * SECONDS[parts[1]]:g} second"
+    return f"{number / SECONDS[parts[-1]]:g} per second" if parts[1] == "per" else value
+
+
 def value_conflict(older: Facts, newer: Facts) -> str | None:
-    """The kind of value both state with no value in common ("port"), or None."""
+    """The kind of value both state with no value in common ("port"; "1 hour" is
+    "60 minutes"), or None."""
     old, new = by_dimension(older), by_dimension(newer)
     for key in sorted(old):
-        if key in new and not old[key] & new[key]:
+        if key in new and not {in_base_unit(v) for v in old[key]} & {
+            in_base_unit(v) for v in new[key]
+        }:
             return key
     return None
 
@@ -122,14 +146,20 @@ def other_detail(old: Facts, new: Facts) -> bool:
         return False
     if old.specific_values & new.specific_values:
         return False
-    measured = _measuring(old, old.specific_values - new.specific_values)
-    measures = _measuring(new, new.specific_values - old.specific_values)
-    if measured and measures and not measured & measures:
+    if measure_apart(old, new):
         return False  # "at 02:00" / "keeps 30 days": two attributes
     if named_apart(old, new):
         return False  # "the EU cluster ... eu-west-1" / "our US cluster ... us-east-2"
     kinds = {_numeric(v) for v in old.specific_values | new.specific_values}
     return len(kinds) == 1 and same_frame(old, new)  # 1.29 is no new eu-west-1
+
+
+def measure_apart(old: Facts, new: Facts) -> bool:
+    """The numbers each has and the other lacks measure different things ("at
+    02:00" / "keeps 30 days"): two attributes, not a new value of one."""
+    measured = _measuring(old, old.specific_values - new.specific_values)
+    measures = _measuring(new, new.specific_values - old.specific_values)
+    return bool(measured and measures and not measured & measures)
 
 
 def _measuring(facts: Facts, values: frozenset[str]) -> set[str]:

@@ -15,7 +15,9 @@ these steps, each one call into the one place that does it.
    (memory/consolidation/statement.py), its salience from four dimensions;
 6. write: a restatement reinforces; anything else becomes an episodic memory
    (encoding.jot) and retires the memories it changes (statement.retire), in
-   the archive too (a fact decay archived before its change was said);
+   the archive too (a fact decay archived before its change was said), when
+   the judge is confident; a change it is not confident about waits on the
+   review list (statement.leave_for_review) with both memories kept;
 7. index and link: the written files go through the one path every memory
    enters by (`on_files_changed`: index, file, link), inside jot and retire;
 8. the day's note gets one entry (vault/daily.py).
@@ -29,7 +31,13 @@ from datetime import datetime
 
 from indexer.filters import Filters
 from memory.consolidation.interference import updates_of_text
-from memory.consolidation.statement import Verdict, archived_changes, judge_statement, retire
+from memory.consolidation.statement import (
+    Verdict,
+    archived_changes,
+    judge_statement,
+    leave_for_review,
+    retire,
+)
 from memory.consolidation.text import says_change
 from memory.context import ServiceContext
 from memory.encode.encoding import jot
@@ -67,6 +75,7 @@ class CaptureReport:
     created: list[str] = field(default_factory=list)
     reinforced: list[str] = field(default_factory=list)
     superseded: list[str] = field(default_factory=list)  # older memories a change retired
+    for_review: list[str] = field(default_factory=list)  # older ones a doubtful change left
     texts: list[str] = field(default_factory=list)
     next_seq: int = 1  # where the next capture of the same session continues
 
@@ -183,8 +192,8 @@ def capture(
         if statement.if_change:  # dropped as passing unless it changes what is kept
             verdict.restates = None
             cold = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=True))
-            verdict.changes += archived_changes(service, text, project, kind, stamp, cold)
-            if not verdict.changes:
+            verdict.add(archived_changes(service, text, project, kind, stamp, cold))
+            if not verdict.changed:
                 continue
         if verdict.restates is not None:
             reinforce(service, verdict.restates)
@@ -192,7 +201,7 @@ def capture(
             continue
         if not statement.if_change:
             cold = service.index.search(text, k=NEIGHBOURS, filters=Filters(archived=True))
-            verdict.changes += archived_changes(service, text, project, kind, stamp, cold)
+            verdict.add(archived_changes(service, text, project, kind, stamp, cold))
         updated = updates_of_text(service, text, project, kind, stamp, candidates)
         dims = dimensions(text, project, candidates, bool(updated))
         role = 1.0 if statement.role == "user" else ASSISTANT_SALIENCE
@@ -218,9 +227,14 @@ def capture(
 def _retire_changed(
     service: ServiceContext, verdict: Verdict, newer: str, report: CaptureReport
 ) -> None:
+    """A change the judge is confident about retires the older at once (the
+    person said it changed, in words: relations.Judgement); any other waits on
+    the review list, and both memories stay active until someone decides."""
     for older, _ in verdict.changes:
         retire(service, older, newer)
         report.superseded.append(older)
+    if verdict.doubtful:
+        report.for_review += leave_for_review(service, verdict.doubtful, newer)
 
 
 def note_in_daily(
