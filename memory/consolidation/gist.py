@@ -11,18 +11,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`'\"(\[])")
-_CUE = re.compile(
+from vault.lazy_pattern import LazyPattern
+
+_SENTENCE = LazyPattern(r"(?<=[.!?])\s+(?=[A-Z0-9`'\"(\[])")
+_CUE = LazyPattern(
     r"\b(decided|decision|agreed|rule|from now on|going forward|wants?|prefers?|always|never|"
     r"only|must|should|now|moved|switched|replaced|migrated|raised|lowered|configured|"
     r"use|avoid)\b",
     re.IGNORECASE,
 )
-_LEAD = re.compile(
+_LEAD = LazyPattern(
     r"^(?:decided|decision|agreed|rule|from now on|going forward|the fix|the rule|lesson)\b",
     re.IGNORECASE,
 )
-_WE_CHANGED = re.compile(
+_WE_CHANGED = LazyPattern(
     r"\b(?:we|I)(?:'ve| have)? (?:moved|switched|replaced|migrated|changed|raised|lowered|"
     r"decided|dropped|adopted)\b",
     re.IGNORECASE,

@@ -6,12 +6,11 @@ Clauses that only say the person repeated themselves add nothing.
 
 from __future__ import annotations
 
-import re
-
 from memory.consolidation.gist import sentences
 from memory.consolidation.text import stem, tokens
+from vault.lazy_pattern import LazyPattern
 
-_CLAUSE = re.compile(r";\s+")
+_CLAUSE = LazyPattern(r";\s+")
 # Words about the telling, not the fact: "the user said this again while reviewing".
 _TELLING = frozenset(
     stem(word)

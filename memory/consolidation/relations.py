@@ -32,6 +32,7 @@ from memory.consolidation.values import (
     value_change,
     value_conflict,
 )
+from vault.lazy_pattern import LazyPattern
 from vault.schema import STATUS_KIND
 
 NUMBER_MARGIN = 0.05  # a differing value also needs a subject this much closer
@@ -191,7 +192,7 @@ def _handed_over(old: Facts, new: Facts) -> bool:
     return bool(rest) and all(related_word(word, new.tokens - named) for word in rest)
 
 
-_ADDING = re.compile(r"\b(?:also|too|as well|in addition|alongside|besides|both)\b", re.I)
+_ADDING = LazyPattern(r"\b(?:also|too|as well|in addition|alongside|besides|both)\b", re.I)
 
 
 def _renamed(old: Facts, new: Facts) -> tuple[str, str] | None:
@@ -363,7 +364,7 @@ def judge(
     return Judgement("restatement", f"cosine {cosine:.2f}, similarity {alike:.2f}")
 
 
-_REJECTING = re.compile(r"\b(?:not|never|no|don't|do not|avoid|without)\b", re.IGNORECASE)
+_REJECTING = LazyPattern(r"\b(?:not|never|no|don't|do not|avoid|without)\b", re.IGNORECASE)
 
 
 def _rejected(facts: Facts) -> frozenset[str]:

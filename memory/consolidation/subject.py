@@ -15,9 +15,10 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from memory.consolidation.text import UNITS, stem
+from vault.lazy_pattern import LazyPattern
 from vault.stopwords import STOPWORDS
 
-_WORD = re.compile(r"[A-Za-z0-9#@~/][\w'.:/\-#@~]*")
+_WORD = LazyPattern(r"[A-Za-z0-9#@~/][\w'.:/\-#@~]*")
 # "max upload size for avatars", "backup of the users db", "the cluster in Tokyo has"
 _QUALIFYING = frozenset({"for", "of", "in", "at", "on"})
 MAX_SLOT_WORDS = 3

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memory.consolidation.gist import gist_sentences
+from vault.lazy_pattern import LazyPattern
 from vault.stopwords import STOPWORDS
 
-_WORD = re.compile(r"`[^`]+`|[A-Za-z][\w'+]*(?:[./\-][\w+]+)*")
+_WORD = LazyPattern(r"`[^`]+`|[A-Za-z][\w'+]*(?:[./\-][\w+]+)*")
 # A number: not part of a word, code or path; a colon may end it ("locked to 2.7: ...").
-_NUMBER = re.compile(r"(?<![\w.\-/:])(\d+(?:[.:]\d+)*)(%|st|nd|rd|th|)(?![\w\-/]|[.:]\d)")
+_NUMBER = LazyPattern(r"(?<![\w.\-/:])(\d+(?:[.:]\d+)*)(%|st|nd|rd|th|)(?![\w\-/]|[.:]\d)")
 UNITS = {
     "s": "second", "sec": "second", "secs": "second", "second": "second", "seconds": "second",
     "ms": "millisecond", "minute": "minute", "minutes": "minute", "min": "minute",
@@ -27,10 +28,10 @@ ENVIRONMENTS = {
     "production": "production", "prod": "production", "staging": "staging",
     "development": "development", "dev": "development", "local": "local", "locally": "local",
 }  # fmt: skip
-_EXCEPTION = re.compile(
+_EXCEPTION = LazyPattern(
     r"\b(exceptions?|exempt|except for|the one allowed|the only allowed)\b", re.IGNORECASE
 )
-_CHANGE = re.compile(
+_CHANGE = LazyPattern(
     r"\b(now|no longer|moved|switched|replaced|migrated|changed|raised|lowered|bumped|"
     r"upgraded|downgraded|gone|anymore|from now on|dropped|renamed|as of|these days|"
     r"starting (?:next|this|from|on|in|today|tomorrow|q[1-4]|jan\w*|feb\w*|mar\w*|apr\w*|may|"
@@ -44,7 +45,7 @@ _CHANGE = re.compile(
 _OFF = r"(?<![-\w])(?<!kick )(?<!sign )(?<!log )(?<!set )(?<!show )(?<!pay )(?<!start )off "
 # What a change says was there before: "from X to", "off X", "X is gone", "the old X".
 _REPLACED = [
-    re.compile(pattern, re.IGNORECASE)
+    LazyPattern(pattern, re.IGNORECASE)
     for pattern in (
         r"\bfrom ([^,;:.]+?) to\b", _OFF + r"([^,;:.]+?)(?= to\b|[,;:.]|$)",
         r"\b([\w.\-`]+(?: [\w.\-`]+)?) (?:is|are|was|were|got|has been|have been|is being|"
@@ -63,28 +64,28 @@ _REPLACED = [
     )
 ]  # fmt: skip
 # Someone named as gone ("since Mara left"): their role is someone else's now.
-_LEFT = re.compile(
+_LEFT = LazyPattern(
     r"\b([A-Z][a-z]+) (?:has |had )?(?:left|quit|moved (?:over )?to|joined|transferred)\b"
 )
-_PHRASE_END = re.compile(r"\b(?:in|on|at|for|with|by|so|because|but|which|that|when|while)\b")
-_NEGATION = re.compile(
+_PHRASE_END = LazyPattern(r"\b(?:in|on|at|for|with|by|so|because|but|which|that|when|while)\b")
+_NEGATION = LazyPattern(
     r"\b(?:rather than|instead of|in place of|not|never|no|don't|do not|without)\b"
     r"((?:[^,;:.]|\.(?=\w))*)",
     re.IGNORECASE,
 )
 # A negation's scope ends at a preposition: "no modules in logslice" negates the modules.
-_LEADING_PREPOSITION = re.compile(r"^\s*(?:as|in|to|for|on|at|with|from|by)\b", re.IGNORECASE)
-_SCOPE_END = re.compile(r"\b(?:in|for|of|on|at|from|with|by|so|because|but|when|while)\b")
-_POSSESSIVE = re.compile(r"\b([A-Z][a-z]+)'s\b")
+_LEADING_PREPOSITION = LazyPattern(r"^\s*(?:as|in|to|for|on|at|with|from|by)\b", re.IGNORECASE)
+_SCOPE_END = LazyPattern(r"\b(?:in|for|of|on|at|from|with|by|so|because|but|when|while)\b")
+_POSSESSIVE = LazyPattern(r"\b([A-Z][a-z]+)'s\b")
 # "Caroline: ..." in a transcript; not a label ("Correction:", "Payments API:").
-_SPEAKER = re.compile(r"^([A-Z][a-z'.-]*(?: [A-Z][a-z'.-]*)?):\s")
+_SPEAKER = LazyPattern(r"^([A-Z][a-z'.-]*(?: [A-Z][a-z'.-]*)?):\s")
 _LABELS = frozenset(
     "correction update note fyi decision summary reminder edit context rule policy todo "
     "warning important tip update heads".split()
 )
-_NAMED_SUBJECT = re.compile(r"(?:^|[.;:]\s+)([A-Z][a-z]+) (?:is|owns|was|has|leads|runs)\b")
-_MID_NAME = re.compile(r"(?<=[a-z,] )([A-Z][a-z]+(?: [A-Z][a-z]+)*)")
-_VOCATIVE = re.compile(r", ([A-Z][a-z]+)[,!?.]")  # "Thanks, Evan!": who is addressed, not a fact
+_NAMED_SUBJECT = LazyPattern(r"(?:^|[.;:]\s+)([A-Z][a-z]+) (?:is|owns|was|has|leads|runs)\b")
+_MID_NAME = LazyPattern(r"(?<=[a-z,] )([A-Z][a-z]+(?: [A-Z][a-z]+)*)")
+_VOCATIVE = LazyPattern(r", ([A-Z][a-z]+)[,!?.]")  # "Thanks, Evan!": who is addressed, not a fact
 _COMMON = STOPWORDS | {"use", "user", "users", "prefer", "prefers", "keep", "always", "never"}
 _CALENDAR = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun "
@@ -147,7 +148,7 @@ def tokens(text: str) -> frozenset[str]:
 
 
 # "10 requests a second", "600 requests per minute": a rate, keyed by what it counts.
-_PER = re.compile(r" (?:per|a|an|each|every|1) (second|minute|hour|day|week)\b")  # "a": spelled 1
+_PER = LazyPattern(r" (?:per|a|an|each|every|1) (second|minute|hour|day|week)\b")  # "a": spelled 1
 
 
 def keyed_numbers(text: str) -> list[tuple[str, str]]:
@@ -188,7 +189,7 @@ def negated_terms(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-_CONTRASTED = re.compile(
+_CONTRASTED = LazyPattern(
     r"\b(?:instead of|rather than|in place of|(?:prefer(?:s|red)?|chose|picked|went with|"
     r"favou?r(?:s|ed)?)\b[^,;:.]*?\b(?:to|over))\s+"
     r"([^,;:.]+)",
@@ -246,7 +247,7 @@ def proper_names(text: str) -> frozenset[str]:
     return frozenset(name for name in found if name not in _COMMON | _CALENDAR)
 
 
-_MARKED = re.compile(r"(?<=[\w,;)'] )[A-Z][\w'+]*(?:[./\-][\w+]+)*|\b[A-Z]{2,}\w*")
+_MARKED = LazyPattern(r"(?<=[\w,;)'] )[A-Z][\w'+]*(?:[./\-][\w+]+)*|\b[A-Z]{2,}\w*")
 
 
 def marked_words(text: str) -> frozenset[str]:
@@ -257,9 +258,9 @@ def marked_words(text: str) -> frozenset[str]:
 
 _SPELLED = "one two three four five six seven eight nine ten eleven twelve"
 _NUMBER_WORDS = {word: str(n) for n, word in enumerate(_SPELLED.split(), 1)}
-_NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?= [a-z])", re.IGNORECASE)
+_NUMBER_WORD = LazyPattern(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?= [a-z])", re.IGNORECASE)
 # A value named as the one before ("moved from 8000", "was 3.11"): not the current one.
-_FORMER = re.compile(
+_FORMER = LazyPattern(
     r"\b(?:from|was|were|instead of|rather than|no longer|not)\s+(?:[a-z]+\s+)?"
     r"(\d+(?:[.:]\d+)*%?)(?![\w\-/:]|\.\d)",
     re.IGNORECASE,
@@ -267,8 +268,8 @@ _FORMER = re.compile(
 # How often, said without a number: "weekly" is every 1 week (as "every 2 weeks" is 2).
 _EVERY_UNIT = {"hourly": "hour", "hour": "hour", "daily": "day", "nightly": "day", "day": "day",
                "night": "day", "weekly": "week", "week": "week"}  # fmt: skip
-_EVERY = re.compile(r"\b(hourly|daily|nightly|weekly|every (?:hour|day|night|week))\b", re.I)
-_WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
+_EVERY = LazyPattern(r"\b(hourly|daily|nightly|weekly|every (?:hour|day|night|week))\b", re.I)
+_WEEKDAY = LazyPattern(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
 
 
 def _speaker(label: str) -> str:
@@ -277,8 +278,8 @@ def _speaker(label: str) -> str:
 
 
 # A unit written onto its number ("15s", "512MB") and "an hour": numbers keyed by unit.
-_GLUED = re.compile(r"\b(\d+)(ms|s|sec|secs|min|mins|h|kb|mb|gb|tb)\b", re.IGNORECASE)
-_ONE_UNIT = re.compile(r"\b(?:an?|one) (second|minute|hour|day|week)\b", re.IGNORECASE)
+_GLUED = LazyPattern(r"\b(\d+)(ms|s|sec|secs|min|mins|h|kb|mb|gb|tb)\b", re.IGNORECASE)
+_ONE_UNIT = LazyPattern(r"\b(?:an?|one) (second|minute|hour|day|week)\b", re.IGNORECASE)
 _GLUED_UNITS = {"h": "hours", "mins": "minutes", "min": "minutes"}
 
 

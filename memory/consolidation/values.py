@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from memory.consolidation.text import Facts, stem
+from vault.lazy_pattern import LazyPattern
 
 # a differing value: some of the rest in common (not "upload 50 MB" / "4 GB memory")
 SAME_FRAME_SHARE = 0.25
@@ -22,7 +23,7 @@ DIMENSIONS = {
 }  # fmt: skip
 
 
-_RATE = re.compile(r"(\w+) per (second|minute|hour|day|week)")
+_RATE = LazyPattern(r"(\w+) per (second|minute|hour|day|week)")
 SECONDS = {"millisecond": 0.001, "second": 1, "minute": 60, "hour": 3600, "day": 86400,
            "week": 604800}  # fmt: skip
 

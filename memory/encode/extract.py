@@ -23,23 +23,24 @@ from memory.encode.capture_features import (
 )
 from memory.encode.transient import standing
 from memory.encode.turn_text import CUE, PreparedTurn, only_cue, prepare, stored_text
+from vault.lazy_pattern import LazyPattern
 
-DECISION = re.compile(
+DECISION = LazyPattern(
     r"\b(we(?:'ve| have)? decided|decided to|let'?s go with|let'?s (?:use|switch to|keep)|"
     r"we(?:'ll| will) use|we'?re going with|going with|settled on|we chose|the plan is)\b",
     re.IGNORECASE,
 )
-ASSISTANT_SUMMARY = re.compile(
+ASSISTANT_SUMMARY = LazyPattern(
     r"^(summary|decision|in summary|to summari[sz]e|we decided|decided)\b[:,]?", re.IGNORECASE
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-CONVENTION = re.compile(
+_SENTENCE = LazyPattern(r"(?<=[.!?])\s+|\n+")
+CONVENTION = LazyPattern(
     r"\b(?:naming|named|prefix(?:ed)?|suffix|convention|snake_case|camelcase|kebab-case|"
     r"format(?:ted)?)\b|\b(?:all|every|each|any)\s+\w+(?:\s+\w+)?\s+(?:go|goes|live|lives|has|"
     r"have|need|needs|must|use|uses|is|are|gets?)\b",
     re.IGNORECASE,
 )
-LEAVE_ALONE = re.compile(r"\bleave\b.{1,60}\balone\b", re.IGNORECASE)
+LEAVE_ALONE = LazyPattern(r"\bleave\b.{1,60}\balone\b", re.IGNORECASE)
 INTERJECTIONS = frozenset(
     "ah oh ahh ohh yes yeah yep ok okay k hmm hm ugh right sure cool nice thanks thx great "
     "alright well so wait".split()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from vault.lazy_pattern import LazyPattern
 from vault.stopwords import STOPWORDS
 
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
@@ -63,7 +64,7 @@ _DOING = (
     r"off|out|away|on call|afk|offline|pairing|travell?ing)\b|(?:\w+\s+){0,2}?\w+ing\b)"
 )
 # Standing wording: a change or rule that starts now (and then lasts).
-_STANDING = re.compile(
+_STANDING = LazyPattern(
     rf"\b(?:from (?:now|today|tomorrow|here|this (?:week|sprint)|next week|{_DAY}) on(?:wards)?|"
     rf"from now|going forward|starting (?:now|today|tomorrow|this|next|{_DAY})|"
     rf"as of (?:now|today|tomorrow|this|next|{_DAY})|permanently|for good|from here on|"
@@ -71,12 +72,12 @@ _STANDING = re.compile(
     r"by default|anymore|no longer|(?:we|i) (?:decided|agreed|settled))\b",
     re.IGNORECASE,
 )
-_BOUND = re.compile("|".join(_BOUNDS), re.IGNORECASE)
-_NOW_RE = re.compile(_NOW, re.IGNORECASE)
-_PASSING_RE = re.compile(_PASSING, re.IGNORECASE)
-_DOING_RE = re.compile(_DOING, re.IGNORECASE)
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
-_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
+_BOUND = LazyPattern("|".join(_BOUNDS), re.IGNORECASE)
+_NOW_RE = LazyPattern(_NOW, re.IGNORECASE)
+_PASSING_RE = LazyPattern(_PASSING, re.IGNORECASE)
+_DOING_RE = LazyPattern(_DOING, re.IGNORECASE)
+_SENTENCE = LazyPattern(r"(?<=[.!?;])\s+|\n+")
+_NEXT_WORD = LazyPattern(r"\s+([A-Za-z]+)")
 # After a bound, these words go on with the sentence; any other word makes the
 # bound a modifier of a noun ("for the morning revenue email").
 _GOES_ON = frozenset({"since", "though", "least", "anyway"})
