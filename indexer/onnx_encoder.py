@@ -14,6 +14,7 @@ import functools
 import json
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,10 @@ if TYPE_CHECKING:
     import numpy as np
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
+# Texts encoded lately, kept with their vectors (1.5 KB each): a captured statement
+# was encoded four times (its index entry, the capture judge's, linking's and
+# interference's searches); a daemon sees the same prompt text again.
+RECENT_TEXTS = 1024
 
 
 class OnnxEncoder:
@@ -44,7 +49,9 @@ class OnnxEncoder:
         self._session: Any = None
         self._tokenizer: Any = None
         self._lock = threading.Lock()
-        self.encoded_texts = 0
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._recent_lock = threading.Lock()
+        self.encoded_texts = 0  # texts the model ran on (not those answered from recent ones)
 
     @functools.cached_property
     def dimension(self) -> int:
@@ -60,7 +67,29 @@ class OnnxEncoder:
             return self._tokenizer
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Unit-length float32 vectors, one row per text."""
+        """Unit-length float32 vectors, one row per text; a text encoded lately is
+        not run through the model again."""
+        import numpy as np
+
+        with self._recent_lock:
+            known = {t: self._recent[t] for t in dict.fromkeys(texts) if t in self._recent}
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
+        if missing:
+            vectors = self._encode(missing)
+            with self._recent_lock:
+                for text, vector in zip(missing, vectors, strict=True):
+                    known[text] = self._recent[text] = vector.copy()
+                    while len(self._recent) > RECENT_TEXTS:
+                        self._recent.popitem(last=False)
+        with self._recent_lock:
+            for text in known:
+                if text in self._recent:
+                    self._recent.move_to_end(text)
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return np.vstack([known[t] for t in texts])
+
+    def _encode(self, texts: Sequence[str]) -> np.ndarray:
         import numpy as np
 
         tokenizer = self.load()

@@ -293,6 +293,7 @@ def _spelled_out(core: str) -> str:
     return _ONE_UNIT.sub(lambda m: f"1 {m.group(1)}", spelled)
 
 
+@lru_cache(maxsize=4096)  # capture compares each neighbour with each statement
 def analyse(text: str) -> Facts:
     core = " ".join(gist_sentences(text)) or " ".join(text.split())
     values: dict[str, set[str]] = {}

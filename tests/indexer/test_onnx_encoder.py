@@ -58,10 +58,30 @@ def test_vectors_match_sentence_transformers(
 
 
 def test_a_text_alone_and_in_a_padded_batch_get_one_vector(bundled: Embedder) -> None:
-    alone = bundled.encode([TEXTS[1]])
-    among_longer = bundled.encode([TEXTS[5], TEXTS[1], TEXTS[2]])[1]
+    alone = bundled_encoder().encode([TEXTS[1]])  # two encoders: neither recalls the other's
+    among_longer = bundled_encoder().encode([TEXTS[5], TEXTS[1], TEXTS[2]])[1]
     assert float(np.abs(alone[0] - among_longer).max()) < 1e-5
     assert bundled.encode([]).shape == (0, 384)
+
+
+def test_a_text_encoded_lately_is_not_run_through_the_model_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("indexer.onnx_encoder.RECENT_TEXTS", 3)
+    encoder = bundled_encoder()
+    first = encoder.encode(TEXTS[:3])
+    assert encoder.encoded_texts == 3
+    again = encoder.encode([TEXTS[2], TEXTS[0], TEXTS[2]])
+    assert encoder.encoded_texts == 3
+    assert np.array_equal(again, first[[2, 0, 2]])
+    again[0] = 0.0  # a caller's copy: what the encoder keeps is untouched
+    assert np.array_equal(encoder.encode([TEXTS[2]])[0], first[2])
+    encoder.encode([TEXTS[4]])  # past three texts, the one used longest ago (TEXTS[1]) goes
+    assert encoder.encoded_texts == 4
+    encoder.encode([TEXTS[0], TEXTS[2], TEXTS[4]])
+    assert encoder.encoded_texts == 4
+    encoder.encode([TEXTS[1]])
+    assert encoder.encoded_texts == 5
 
 
 def test_the_story_and_its_question_are_as_close_as_before(bundled: Embedder) -> None:
