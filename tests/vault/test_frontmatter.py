@@ -131,3 +131,13 @@ def test_yaml_that_does_not_parse_is_named_by_its_line_in_the_file() -> None:
     text = "---\nid: note\nkind: fact\ntitle: a: b\n---\nbody\n"
     with pytest.raises(FrontmatterError, match=r"^YAML does not parse \(line 4\)$"):
         frontmatter.parse(text)
+
+
+def test_a_quick_scan_reads_the_block_and_the_body_without_parsing_them() -> None:
+    """What the sync's path scan and the importers read: the raw YAML block (even
+    one that does not parse) and the body; nothing for a file without a block or
+    one that never closes."""
+    text = "---\nid: note\ntitle: a: b\n---\nbody\n"
+    assert frontmatter.split(text) == ("id: note\ntitle: a: b\n", "body\n")
+    assert frontmatter.split("just a body\n") is None
+    assert frontmatter.split("---\nid: note\nbody\n") is None
