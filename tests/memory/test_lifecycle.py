@@ -188,6 +188,35 @@ def test_prune_skips_a_memory_another_process_deleted_meanwhile(
     assert (service.vault.archive_dir / kept.path.name).exists()
 
 
+def test_prune_skips_a_memory_another_process_archived_meanwhile(
+    service: MemoryService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index still lists it as active when prune starts; a `vault forget` in
+    another process has moved it to archive/ when prune reaches it: no error, and
+    nothing left for prune to list."""
+    taken = service.jot(STORY)
+    synced = service.fresh
+
+    def fresh_then_archived(wait: bool = False) -> SyncReport:
+        report = synced(wait=wait)
+        taken.path.replace(service.vault.counterpart(taken.path))
+        return report
+
+    monkeypatch.setattr(service, "fresh", fresh_then_archived)
+    clock.at_day(28)
+    assert service.prune() == []
+    assert (service.vault.archive_dir / taken.path.name).exists()
+
+
+def test_prune_progress_counts_each_memory_once(service: MemoryService, clock: FakeClock) -> None:
+    """What `vault prune`'s bar shows on a terminal: 1 of 1 archived (100 %), not more."""
+    service.jot(STORY)
+    clock.at_day(28)
+    steps: list[tuple[int, int]] = []
+    assert len(service.prune(progress=lambda done, total: steps.append((done, total)))) == 1
+    assert steps == [(1, 1)]
+
+
 def test_a_recall_hit_is_reinforced_in_the_index_too(
     service: MemoryService, clock: FakeClock
 ) -> None:

@@ -124,3 +124,20 @@ def test_a_float_loads_back_as_a_float_within_seven_digits(value: float) -> None
     loaded = frontmatter.load_scalar(frontmatter.render_value(value))
     assert isinstance(loaded, float)
     assert loaded == pytest.approx(value, rel=1e-6)
+
+
+def test_yaml_that_does_not_parse_is_named_by_its_line_in_the_file() -> None:
+    """The line a person's editor shows: the opening `---` is line 1."""
+    text = "---\nid: note\nkind: fact\ntitle: a: b\n---\nbody\n"
+    with pytest.raises(FrontmatterError, match=r"^YAML does not parse \(line 4\)$"):
+        frontmatter.parse(text)
+
+
+def test_a_quick_scan_reads_the_block_and_the_body_without_parsing_them() -> None:
+    """What the sync's path scan and the importers read: the raw YAML block (even
+    one that does not parse) and the body; nothing for a file without a block or
+    one that never closes."""
+    text = "---\nid: note\ntitle: a: b\n---\nbody\n"
+    assert frontmatter.split(text) == ("id: note\ntitle: a: b\n", "body\n")
+    assert frontmatter.split("just a body\n") is None
+    assert frontmatter.split("---\nid: note\nbody\n") is None
