@@ -70,10 +70,20 @@ def measure(root: Path, days_after: float) -> dict[str, object]:
     brief = briefing_probe(root, now, project)
     service = MemoryService(vault, settings, index=index, clock=lambda: parse_time(now))
     start = time.perf_counter()
+    print("  prune: syncing, then archiving", file=sys.stderr, flush=True)
     archived = service.prune(progress=progress_printer("archived"))
     prune_s = time.perf_counter() - start
     start = time.perf_counter()
-    run = consolidate(service, progress=progress_printer("consolidation actions"))
+    planned: list[float] = []  # seconds to the first action applied: the plan's
+    show = progress_printer("consolidation actions")
+
+    def progress(done: int, total: int) -> None:
+        if not planned:
+            planned.append(time.perf_counter() - start)
+        show(done, total)
+
+    print("  consolidation: planning (snapshot, pairs, plan)", file=sys.stderr, flush=True)
+    run = consolidate(service, progress=progress)
     consolidate_s = time.perf_counter() - start
     index.close()
     return {
@@ -81,7 +91,9 @@ def measure(root: Path, days_after: float) -> dict[str, object]:
         "briefing_s": round(brief["briefing_s"], 2),
         "briefing_process_s": round(brief["process_s"], 2), "briefing_chars": brief["chars"],
         "prune_s": round(prune_s, 1), "pruned": len(archived),
-        "consolidate_s": round(consolidate_s, 1), "consolidation_counts": run.counts,
+        "consolidate_s": round(consolidate_s, 1),
+        "consolidate_plan_s": round(planned[0] if planned else consolidate_s, 1),
+        "consolidation_counts": run.counts,
         "load": os.getloadavg()[0],
     }  # fmt: skip
 

@@ -192,14 +192,15 @@ class Catalog:
         rows = self.db.execute("SELECT path, mtime_ns, size FROM memories")
         return {path: (mtime, size) for path, mtime, size in rows}
 
-    def stats_under(self, folder: str) -> dict[str, tuple[int, int]]:
-        """(mtime_ns, size) of the files directly in `folder` (vault-relative)."""
+    def stats_under(self, folder: str, nested: bool = False) -> dict[str, tuple[int, int]]:
+        """(mtime_ns, size) of the files directly in `folder` (vault-relative), or at any
+        depth with `nested` ("" and `nested`: the folder documents, keyed by absolute path)."""
         prefix = folder.rstrip("/") + "/"
         rows = self.db.execute(
             "SELECT path, mtime_ns, size FROM memories WHERE path >= ? AND path < ?",
             (prefix, prefix[:-1] + "0"),  # "0" sorts right after "/"
         )
-        return {p: (m, s) for p, m, s in rows if "/" not in p[len(prefix) :]}
+        return {p: (m, s) for p, m, s in rows if nested or "/" not in p[len(prefix) :]}
 
     def problem_stats(self) -> dict[str, tuple[int, int]]:
         rows = self.db.execute("SELECT path, mtime_ns, size FROM problems")

@@ -41,7 +41,7 @@ def changed_documents(catalog: Catalog, folders: IndexedFolders | None) -> list[
     """Documents of the indexed folders whose stat differs from the manifest, and
     indexed ones no longer there or no longer in a configured folder (the setting
     changed): those are listed to be removed."""
-    known = document_keys(catalog.stats_by_path())
+    known = catalog.stats_under("", nested=True)  # the documents' rows only, by index
     known_problems = document_keys(catalog.problem_stats())
     changed: list[Path] = []
     seen: set[str] = set()

@@ -4,20 +4,28 @@ A folder whose mtime is unchanged since the last scan has had no file added,
 removed or renamed in it; an atomic save (write a temp file, rename) shows as
 well. Only changed folders are listed and their files compared with the catalog.
 An in-place edit (a file rewritten without a rename) leaves its folder's mtime
-alone: the watcher records those while the daemon runs, and a full scan runs
-at least every `full_every` seconds. Owns `.index/folders.json`; indexes nothing.
+alone: the watcher records those while the daemon runs, and a full scan (every
+file stated, none read; `full_scan`, which records the folder mtimes too) runs
+after a daemon starts and at least every `full_every` seconds. Owns
+`.index/folders.json`; indexes nothing.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from indexer.catalog import Catalog
+from indexer.documents import vault_keys
 from vault.atomic import atomic_write
 from vault.layout import SUFFIX, Vault
+
+if TYPE_CHECKING:
+    from indexer.published import Snapshot
 
 STATE_FILE = "folders.json"
 FULL_EVERY = 3600.0  # seconds between full scans of a quick-synced vault
@@ -47,6 +55,12 @@ class FolderState:
                 "folders": self.folders}  # fmt: skip
         atomic_write(index_dir / STATE_FILE, json.dumps(data).encode("utf-8"), mode=0o600)
 
+    @staticmethod
+    def due(index_dir: Path, now: float, full_every: float) -> bool:
+        """Whether no full scan was recorded within `full_every` seconds of `now`."""
+        state = FolderState.load(index_dir)
+        return state is None or now - state.full_scan_at >= full_every
+
     def usable(self, now: float, catalog: tuple[int, int], full_every: float) -> bool:
         rebuilds, generation = catalog
         return (
@@ -60,10 +74,40 @@ def catalog_mark(catalog: Catalog) -> tuple[int, int]:
     return int(catalog.get_meta("rebuilds") or 0), catalog.generation()
 
 
-def all_folders(vault: Vault, started_ns: int) -> dict[str, int]:
-    """Every folder under memories/ and archive/ with its mtime (after a full scan)."""
+@dataclass(frozen=True)
+class Known:
+    """What the catalog knows of the vault's files, read in one query: (mtime_ns, size)
+    by vault-relative path of its rows and of its problem files, and its mark."""
+
+    rows: dict[str, tuple[int, int]]
+    problems: dict[str, tuple[int, int]]
+    mark: tuple[int, int]
+
+    @classmethod
+    def of(cls, catalog: Catalog) -> Known:
+        rows, problems = catalog.stats_by_path(), catalog.problem_stats()
+        return cls(vault_keys(rows), vault_keys(problems), catalog_mark(catalog))
+
+
+@dataclass
+class Scan:
+    """A full scan: the paths whose stat differs from the catalog's, and the folder
+    mtimes it saw (recorded once those paths are reconciled)."""
+
+    paths: list[Path]
+    state: FolderState
+
+
+def full_scan(vault: Vault, known: Known, now: float) -> Scan:
+    """One walk of memories/ and archive/: every file stated (never read) and compared
+    with `known`, files known but gone, and every folder's mtime, as a full scan at
+    `now` (the vault clock's epoch seconds)."""
+    started = time.time_ns()
     folders: dict[str, int] = {}
-    stack = [vault.memories_dir, vault.archive_dir]
+    changed: list[Path] = []
+    seen: set[str] = set()
+    skip = len(str(vault.root)) + 1
+    stack = [str(vault.memories_dir), str(vault.archive_dir)]
     while stack:
         folder = stack.pop()
         try:
@@ -71,13 +115,41 @@ def all_folders(vault: Vault, started_ns: int) -> dict[str, int]:
             entries = list(os.scandir(folder))
         except FileNotFoundError:
             continue
-        folders[vault.relative(folder)] = _settled(mtime, started_ns)
-        stack.extend(
-            Path(e.path)
-            for e in entries
-            if not e.name.startswith(".") and e.is_dir(follow_symlinks=False)
-        )
-    return folders
+        relative = folder[skip:].replace(os.sep, "/")
+        folders[relative] = _settled(mtime, started)
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            elif name.endswith(SUFFIX) and (
+                entry.is_file(follow_symlinks=False) or entry.is_symlink()
+            ):
+                child = f"{relative}/{name}"
+                seen.add(child)
+                signature = _signature(entry.path)
+                if signature is None:
+                    continue  # gone between the listing and the stat: the next sync sees it
+                if signature != known.rows.get(child) and signature != known.problems.get(child):
+                    changed.append(Path(entry.path))
+    changed.extend(vault.root / p for p in (known.rows.keys() | known.problems.keys()) - seen)
+    return Scan(changed, FolderState(now, known.mark, folders))
+
+
+def sync_changes(
+    vault: Vault, snapshot: Snapshot, quick: bool, now: float, full_every: float
+) -> Scan:
+    """What a sync reconciles, and the folder state to record after it. With `quick` and
+    a usable record, only the changed folders are looked into; otherwise every file is
+    stated, and the folder mtimes are recorded all the same (the walk visits every
+    folder), so a quick sync after a full one needs no full scan of its own."""
+    catalog, mark = snapshot.catalog, catalog_mark(snapshot.catalog)
+    state = FolderState.load(vault.index_dir) if quick else None
+    if state is not None and not snapshot.rebuilding and state.usable(now, mark, full_every):
+        paths, folders = quick_changed_paths(vault, catalog, state, time.time_ns())
+        return Scan(paths, FolderState(state.full_scan_at, mark, folders))
+    return full_scan(vault, Known.of(catalog), now)
 
 
 def _settled(mtime_ns: int, started_ns: int) -> int:

@@ -26,9 +26,11 @@ from indexer.filters import Filters
 from indexer.folder_scan import (
     FULL_EVERY,
     FolderState,
-    all_folders,
+    Known,
+    Scan,
     catalog_mark,
-    quick_changed_paths,
+    full_scan,
+    sync_changes,
 )
 from indexer.fusion import FusionWeights, fuse
 from indexer.published import PublishedIndex, Snapshot
@@ -128,16 +130,17 @@ class VaultIndex:
                 if snapshot.rebuilding:
                     allow_embed = True  # a repair: never publish an index without vectors
                 when = time.time() if now is None else now
-                paths, folders = self._changes(snapshot, quick, when, full_every)
+                found = sync_changes(self.vault, snapshot, quick, when, full_every)
+                # documents are compared by stat every time: 10,000 take ~0.1 s (README)
+                paths = found.paths + changed_documents(snapshot.catalog, self.folders)
                 first = paths[:RESUME_SLICE]
                 report = self._syncer(snapshot).apply(
                     first, allow_embed, progress=_share(progress, 0, len(first), len(paths))
                 )
             report = self._sync_rest(report, paths, allow_embed, progress)
-            if folders is not None:  # recorded only once every row is published
-                with self.published.catalog_only() as catalog:
-                    folders.catalog = catalog_mark(catalog)
-                folders.save(self.vault.index_dir)
+            with self.published.catalog_only() as catalog:  # once every row is published
+                found.state.catalog = catalog_mark(catalog)
+            found.state.save(self.vault.index_dir)
             return report
         except IndexBusyError:
             if wait:
@@ -185,22 +188,26 @@ class VaultIndex:
                 progress(start + len(part), total)  # published: an interruption keeps it
         return report
 
-    def _changes(
-        self, snapshot: Snapshot, quick: bool, now: float, full_every: float
-    ) -> tuple[list[Path], FolderState | None]:
-        """Paths to reconcile, and (quick syncs) the folder state to record after."""
-        if not quick:
-            return changed_paths(self.vault, snapshot.catalog, self.folders), None
-        started = time.time_ns()
-        state = FolderState.load(self.vault.index_dir)
-        mark = catalog_mark(snapshot.catalog)
-        if state is not None and not snapshot.rebuilding and state.usable(now, mark, full_every):
-            paths, folders = quick_changed_paths(self.vault, snapshot.catalog, state, started)
-            # documents are compared by stat every time: 10,000 take ~0.1 s (README)
-            paths += changed_documents(snapshot.catalog, self.folders)
-            return paths, FolderState(state.full_scan_at, mark, folders)
-        paths = changed_paths(self.vault, snapshot.catalog, self.folders)
-        return paths, FolderState(now, mark, all_folders(self.vault, started))
+    def scan(self, now: float | None = None) -> Scan:
+        """A full scan holding no lock while it states the files (a daemon's requests
+        are answered meanwhile): the catalog is read first, in one query. Hand it to
+        `apply_scan`; whatever changed after its stat, the watcher reports."""
+        with self.published.catalog_only() as catalog:
+            known = Known.of(catalog)
+            documents = changed_documents(catalog, self.folders)
+        scan = full_scan(self.vault, known, time.time() if now is None else now)
+        scan.paths += documents
+        return scan
+
+    def apply_scan(self, scan: Scan, allow_embed: bool = True) -> SyncReport:
+        """Reconcile what `scan` found, then record it as the last full scan."""
+        report = self.apply(scan.paths, allow_embed)
+        scan.state.save(self.vault.index_dir)
+        return report
+
+    def full_scan_due(self, now: float, full_every: float = FULL_EVERY) -> bool:
+        """Whether no full scan was recorded within `full_every` seconds of `now`."""
+        return FolderState.due(self.vault.index_dir, now, full_every)
 
     def apply(self, paths: Iterable[Path], allow_embed: bool = True) -> SyncReport:
         """Reconcile specific paths (from the watcher, or after our own writes)."""

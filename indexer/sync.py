@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 
 from indexer.catalog import Catalog, ManifestRow
 from indexer.chunking import chunk_words
-from indexer.documents import Pending, changed_documents, document_row, vault_keys
+from indexer.documents import Pending, changed_documents, document_row
 from indexer.embedder import Embedder
+from indexer.folder_scan import Known, full_scan
 from indexer.session_context import refresh_sessions
 from indexer.vector_ids import vector_id
 from vault.clock import format_time
@@ -99,24 +100,8 @@ def changed_paths(
 ) -> list[Path]:
     """Paths whose (mtime_ns, size) differ from the manifest, plus vanished ones;
     with `folders`, their documents too (changed_documents)."""
-    known = vault_keys(catalog.stats_by_path())
-    known_problems = vault_keys(catalog.problem_stats())
-    changed: list[Path] = []
-    seen: set[str] = set()
-    root = str(vault.root) + os.sep
-    for path in vault.memory_files():
-        relative = str(path)[len(root) :].replace(os.sep, "/")
-        seen.add(relative)
-        try:
-            stat = os.stat(path)
-        except FileNotFoundError:
-            continue
-        signature = (stat.st_mtime_ns, stat.st_size)
-        if known.get(relative) != signature and known_problems.get(relative) != signature:
-            changed.append(path)
-    for relative in (set(known) | set(known_problems)) - seen:
-        changed.append(vault.root / relative)
-    return changed + changed_documents(catalog, folders)
+    scan = full_scan(vault, Known.of(catalog), 0.0)  # its folder mtimes are not recorded
+    return scan.paths + changed_documents(catalog, folders)
 
 
 class Syncer:

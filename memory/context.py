@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import math
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Self
 
 from indexer.catalog import ManifestRow
-from indexer.folder_scan import FULL_EVERY
+from indexer.folder_scan import FULL_EVERY, Scan
 from indexer.index import VaultIndex
 from indexer.sync import Progress, SyncReport
 from memory.config import MemoryConfig
@@ -56,6 +57,10 @@ class ServiceContext:
         self.embed_on_write = embed_on_write
         # Writers in separate processes (the CLI without a daemon): VaultIndex.sync_shared.
         self.share_index_work = share_index_work
+        # A daemon's watcher has seen every change since the last full scan (the daemon
+        # sets it once its catch-up scan is done): a delta sync looks only into the
+        # folders whose mtime changed, and never waits for a full scan of its own.
+        self.watched = False
         self.appearances = AppearanceLog(vault.state_dir)  # retrieval strengthening
         self.periodic_links = PeriodicLinks(vault)  # consolidation bonus
         # What a long job (a rebuild) holds for each short step; the daemon sets its
@@ -108,11 +113,21 @@ class ServiceContext:
         if paths is not None and self.share_index_work:  # never queue behind other writers
             report = self.index.sync_shared(self.embed_on_write)
         elif paths is None:
+            if self.watched:
+                quick, full_every = True, math.inf
             report = self.index.sync(
                 wait=wait, progress=progress, quick=quick, full_every=full_every
             )
         else:
             report = self.index.apply(paths, allow_embed=self.embed_on_write)
+        self.organise(report)
+        return report
+
+    def on_scan(self, scan: Scan) -> SyncReport:
+        """A full scan made without the index lock (VaultIndex.scan): reconcile what it
+        found and record it, then file and link as for any change."""
+        self.require_vault()
+        report = self.index.apply_scan(scan, self.embed_on_write)
         self.organise(report)
         return report
 

@@ -139,6 +139,7 @@ class Daemon:
         else:
             self.ready_seconds = round(time.time() - self.started, 2)
             log.info("ready to answer after %.2f s", self.ready_seconds)
+            self.index_check.start_catch_up()  # what changed in place while none ran
         finally:
             self.last_request = time.monotonic()
             starting_path(self.vault.root).unlink(missing_ok=True)

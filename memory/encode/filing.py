@@ -82,9 +82,11 @@ class Filer:
         return model
 
     def suggest(self, rows: list[ManifestRow]) -> dict[str, tuple[str, float]]:
-        """Best topic and cosine for each row ("" when no topic is known yet)."""
-        model = self.model()
-        if model is None or not rows:
+        """Best topic and cosine for each row ("" when no topic is known yet). The model
+        is fitted only when there is a row to classify: an edit of a filed memory changes
+        the labelled set, and refitting it over every labelled text took seconds."""
+        model = self.model() if rows else None
+        if model is None:
             return {r.id: ("", 0.0) for r in rows}
         found = model.classify([self._text(r) for r in rows])
         return {r.id: result for r, result in zip(rows, found, strict=True)}

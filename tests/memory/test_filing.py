@@ -99,16 +99,40 @@ def test_the_topic_model_is_derived_state_rebuilt_after_deleting_the_index(
     service: MemoryService,
 ) -> None:
     label_all(service)
-    service.sweep_topics()
+    service.jot(NEW[1][1])  # a memory to file: the model is fitted and saved
     model = service.vault.index_dir / "topics.npz"
     assert model.is_file()
     service.index.close()
     shutil.rmtree(service.vault.index_dir)
     service.filer._model = None
-    service.sync()  # what the next read does: the index and the model come back
-    assert model.is_file()
+    service.sync()  # what the next read does: the index comes back
     record = service.show(service.jot(NEW[0][1]).id)[0]
-    assert record.topic == "testing"
+    assert record.topic == "testing"  # the model came back to file it
+    assert model.is_file()
+
+
+def test_an_edit_of_a_filed_memory_leaves_the_topic_model_alone(
+    service: MemoryService,
+) -> None:
+    """The model is refitted when a memory needs a topic, not at every edit of a filed
+    one (a refit reads every labelled text: seconds on a large vault, per edit)."""
+    label_all(service)
+    filed = service.jot(NEW[0][1])  # needs a topic: the model is fitted and saved
+    model = service.vault.index_dir / "topics.npz"
+    saved = model.read_bytes()
+    path = service.vault.locate(label_all_first(service))
+    path.write_text(path.read_text(encoding="utf-8") + "Run it with -x -q.\n", encoding="utf-8")
+    assert service.sync().reembedded == [path.stem]
+    assert model.read_bytes() == saved
+    assert service.show(filed.id)[0].topic == "testing"
+    assert service.show(service.jot(NEW[2][1]).id)[0].topic == "database"  # refitted now
+    assert model.read_bytes() != saved
+
+
+def label_all_first(service: MemoryService) -> str:
+    """The id of the first memory a person filed under "testing"."""
+    text = LABELLED["testing"][0]
+    return next(r.id for r in service.index.rows() if service.index.body(r.id).strip() == text)
 
 
 def test_recall_excludes_a_topic_and_boosts_a_hinted_one(service: MemoryService) -> None:
