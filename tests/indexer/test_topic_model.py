@@ -1,5 +1,5 @@
 """The topic model's TF-IDF is scikit-learn's, computed without importing it: a
-`vault jot --topic` process no longer pays 2-3 s of CPU for scikit-learn and scipy."""
+`vault jot` that files a memory no longer pays 2-3 s of CPU for scikit-learn and scipy."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def test_a_saved_model_loads_as_it_was_fitted(tmp_path: Path) -> None:
     assert TopicModel.fit(["the of a", "is to"], ["x", "y"], "key") is None  # stop words only
 
 
-def test_a_jot_with_a_topic_imports_neither_scikit_learn_nor_scipy(tmp_path: Path) -> None:
+def test_filing_a_jot_imports_neither_scikit_learn_nor_scipy(tmp_path: Path) -> None:
     root = str(tmp_path / "vault")
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
 
@@ -78,19 +78,17 @@ def test_a_jot_with_a_topic_imports_neither_scikit_learn_nor_scipy(tmp_path: Pat
                               capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
 
     assert vault("init").returncode == 0
-    assert (
-        vault("jot", "Billing stores amounts in integer cents.", "--topic", "billing").returncode
-        == 0
-    )
+    for text in ("Billing stores amounts in integer cents.", "Billing never logs card numbers."):
+        assert vault("jot", text, "--topic", "billing").returncode == 0
     code = (
         "import sys\nfrom hooks.cli.main import main\n"
         "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
         "print(sorted({'sklearn', 'scipy'} & set(sys.modules)), file=sys.stderr)"
     )
-    jotted = subprocess.run(
-        [sys.executable, "-c", code, "--vault", root, "jot", "Billing never logs card numbers.",
-         "--topic", "billing"], capture_output=True, text=True, env=env, timeout=300,
+    jotted = subprocess.run(  # no topic given: the model is fitted to suggest one
+        [sys.executable, "-c", code, "--vault", root, "jot", "Billing amounts are integer cents."],
+        capture_output=True, text=True, env=env, timeout=300,
     )  # fmt: skip
     assert jotted.returncode == 0
     assert jotted.stderr.strip().splitlines()[-1] == "[]"
-    assert (tmp_path / "vault" / ".index" / "topics.npz").exists()  # the model was refitted
+    assert (tmp_path / "vault" / ".index" / "topics.npz").exists()
