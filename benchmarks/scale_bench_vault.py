@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -47,6 +47,7 @@ class Shape:
     memories: int
     projects: int
     seed: int = 29
+    longest: int = 600  # words in a body at most (tests pass a few: the model's cost)
 
 
 def shape_for(memories: int) -> Shape:
@@ -66,10 +67,12 @@ def project_vocabulary(shape: Shape, project: int) -> tuple[str, list[str], list
     return name, topics, words
 
 
-def body_words(rng: random.Random, words: list[str], topic_words: list[str]) -> str:
-    """A body of 8 to ~600 words (median ~45): mostly common words, a share of the
-    project's own terms and of the topic's."""
-    length = min(600, max(8, int(rng.lognormvariate(3.8, 0.7))))
+def body_words(
+    rng: random.Random, words: list[str], topic_words: list[str], longest: int = 600
+) -> str:
+    """A body of 8 to `longest` words (median ~45): mostly common words, a share of
+    the project's own terms and of the topic's."""
+    length = min(longest, max(8, int(rng.lognormvariate(3.8, 0.7))))
     chosen = []
     for _ in range(length):
         roll = rng.random()
@@ -117,17 +120,18 @@ def write_part(root: str, shape: Shape, first: int, last: int) -> int:
             id=f"m{number:07d}", when=when, stability=round(rng.uniform(3, 60), 1),
             kind=rng.choice(KINDS), topic=topics[topic], tag=rng.choice(words), project=name,
             session=f"s{session:06d}", seq=number % 16 + 1, recalls=rng.randint(0, 5),
-            links=links, body=body_words(rng, words, topic_words),
+            links=links, body=body_words(rng, words, topic_words, shape.longest),
         )  # fmt: skip
         path.write_text(text, encoding="utf-8")
     return last - first
 
 
-def generate(root: Path, memories: int, workers: int = 2) -> Vault:
-    """Write a vault of `memories` files under `root` (made by `vault init`'s code)."""
+def generate(root: Path, memories: int, workers: int = 2, longest: int = 600) -> Vault:
+    """Write a vault of `memories` files under `root` (made by `vault init`'s code),
+    bodies of at most `longest` words."""
     vault = Vault(root)
     MemoryService.init_vault(vault)
-    shape = shape_for(memories)
+    shape = replace(shape_for(memories), longest=longest)
     parts = [(str(root), shape, a, min(a + PART, memories)) for a in range(0, memories, PART)]
     if workers <= 1 or len(parts) == 1:
         for part in parts:

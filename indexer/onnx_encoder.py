@@ -52,6 +52,7 @@ class OnnxEncoder:
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._recent_lock = threading.Lock()
         self.encoded_texts = 0  # texts the model ran on (not those answered from recent ones)
+        self.requested_texts = 0  # texts asked for, answered either way
 
     @functools.cached_property
     def dimension(self) -> int:
@@ -72,6 +73,7 @@ class OnnxEncoder:
         import numpy as np
 
         with self._recent_lock:
+            self.requested_texts += len(texts)
             known = {t: self._recent[t] for t in dict.fromkeys(texts) if t in self._recent}
         missing = [t for t in dict.fromkeys(texts) if t not in known]
         if missing:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from indexer.embedder import SentenceTransformerEmbedder
+from indexer.embedder import Embedder, bundled_encoder
 from indexer.index import VaultIndex
 from memory.service import MemoryService
 from vault.clock import parse_time
@@ -118,9 +118,11 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture(scope="session")
-def embedder() -> SentenceTransformerEmbedder:
-    """The real all-MiniLM-L6-v2, loaded once for the whole session."""
-    model = SentenceTransformerEmbedder()
+def embedder() -> Embedder:
+    """The real all-MiniLM-L6-v2 as every `vault` process runs it (ONNX Runtime, the
+    bundled model's export), loaded once per worker; it keeps the vectors of the
+    texts it encoded last, as the daemon does."""
+    model = bundled_encoder()
     model.encode(["warm up"])
     return model
 
@@ -130,7 +132,7 @@ ServiceFactory = Callable[..., MemoryService]
 
 @pytest.fixture
 def make_service(
-    vault: Vault, clock: FakeClock, embedder: SentenceTransformerEmbedder
+    vault: Vault, clock: FakeClock, embedder: Embedder
 ) -> Iterator[ServiceFactory]:
     made: list[MemoryService] = []
 

@@ -13,7 +13,7 @@ from benchmarks.safety_checks import inspect
 from benchmarks.safety_fuzz import FuzzPlace, fuzz_hooks
 from benchmarks.safety_kills import TRANSCRIPT, kill_rounds
 from benchmarks.safety_writers import reindex_under_load, reinforcers, write_memories
-from indexer.embedder import SentenceTransformerEmbedder
+from indexer.embedder import Embedder
 from indexer.index import VaultIndex
 from memory.service import MemoryService
 from vault.config import load_settings
@@ -22,7 +22,7 @@ from vault.layout import Vault
 pytestmark = pytest.mark.model
 
 
-def indexed(vault: Vault, embedder: SentenceTransformerEmbedder, count: int) -> Vault:
+def indexed(vault: Vault, embedder: Embedder, count: int) -> Vault:
     vault.config_path.write_text("[association]\nlinks_max = 2\n")
     write_memories(vault, count)
     settings = load_settings(vault.config_path, {})
@@ -33,7 +33,7 @@ def indexed(vault: Vault, embedder: SentenceTransformerEmbedder, count: int) -> 
 
 
 def test_writers_lose_nothing_while_the_daemon_stops_and_starts(
-    vault: Vault, embedder: SentenceTransformerEmbedder
+    vault: Vault, embedder: Embedder
 ) -> None:
     indexed(vault, embedder, 3)
     result = reinforcers(vault, writers=3, each=15, mode="toggle", period=1.0)
@@ -43,7 +43,7 @@ def test_writers_lose_nothing_while_the_daemon_stops_and_starts(
 
 
 def test_sigkills_leave_whole_files_and_the_next_start_recovers(
-    vault: Vault, embedder: SentenceTransformerEmbedder
+    vault: Vault, embedder: Embedder
 ) -> None:
     indexed(vault, embedder, 20)
     result = kill_rounds(vault, kills=5, daemon_share=1 / 5)
@@ -57,7 +57,7 @@ def test_sigkills_leave_whole_files_and_the_next_start_recovers(
 
 
 def test_reindex_full_under_readers_and_writers_finds_every_memory(
-    vault: Vault, embedder: SentenceTransformerEmbedder
+    vault: Vault, embedder: Embedder
 ) -> None:
     indexed(vault, embedder, 40)
     result = reindex_under_load(vault, embedder, readers=2, writers=2, jots=2, daemon=True)
@@ -71,7 +71,7 @@ def test_reindex_full_under_readers_and_writers_finds_every_memory(
 
 
 def test_fuzzed_hook_payloads_exit_0_in_time_and_write_nothing_outside(
-    vault: Vault, embedder: SentenceTransformerEmbedder, tmp_path: Path
+    vault: Vault, embedder: Embedder, tmp_path: Path
 ) -> None:
     indexed(vault, embedder, 5)
     place = FuzzPlace(tmp_path / "fuzz", vault.root)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from indexer.embedder import SentenceTransformerEmbedder
+from indexer.embedder import Embedder, bundled_encoder
 from indexer.filters import Filters
 from indexer.index import VaultIndex
 from indexer.watch import Changes, Debouncer, VaultWatcher, is_relevant
@@ -53,12 +53,12 @@ def test_edited_body_is_found_by_new_words_not_old(filled: MemoryService) -> Non
 
 
 def test_reinforcement_reembeds_nothing(filled: MemoryService, embedder) -> None:
-    before = embedder.encoded_texts
+    before = embedder.requested_texts  # asked of the encoder at all, recent or not
     memory_id = filled.index.rows()[0].id
     for _ in range(3):
         filled.reinforce(memory_id)
     report = filled.index.sync()
-    assert embedder.encoded_texts == before
+    assert embedder.requested_texts == before
     assert report.reembedded == report.added == []
     assert filled.index.row(memory_id).recalls == 3  # type: ignore[union-attr]
 
@@ -75,9 +75,9 @@ def test_unchanged_files_are_skipped_without_reading(filled: MemoryService, monk
 
 def test_move_to_archive_keeps_vectors_and_delete_removes(filled: MemoryService, embedder) -> None:
     rows = filled.index.rows()
-    before = embedder.encoded_texts
+    before = embedder.requested_texts
     moved = filled.forget(rows[0].id)
-    assert embedder.encoded_texts == before
+    assert embedder.requested_texts == before
     assert filled.index.row(rows[0].id).archived  # type: ignore[union-attr]
     assert moved.path.exists()
     (filled.vault.root / rows[1].path).unlink()
@@ -134,10 +134,7 @@ def test_filters_narrow_the_search(filled: MemoryService) -> None:
 
 
 def test_model_change_triggers_full_rebuild(filled: MemoryService) -> None:
-    class Renamed(SentenceTransformerEmbedder):
-        pass
-
-    other = Renamed()
+    other = bundled_encoder()
     other.name = "renamed-model"
     index = VaultIndex(filled.vault, filled.settings, embedder=other)
     index.sync()

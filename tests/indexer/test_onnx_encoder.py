@@ -45,10 +45,16 @@ def bundled() -> OnnxEncoder:
     return bundled_encoder()
 
 
+@pytest.fixture(scope="module")
+def sentence_transformers() -> SentenceTransformerEmbedder:
+    """The same weights through sentence-transformers (torch): what the export must match."""
+    return SentenceTransformerEmbedder()
+
+
 def test_vectors_match_sentence_transformers(
-    bundled: OnnxEncoder, embedder: SentenceTransformerEmbedder
+    bundled: OnnxEncoder, sentence_transformers: SentenceTransformerEmbedder
 ) -> None:
-    ours, theirs = bundled.encode(TEXTS), embedder.encode(TEXTS)
+    ours, theirs = bundled.encode(TEXTS), sentence_transformers.encode(TEXTS)
     assert ours.dtype == np.float32
     assert ours.shape == theirs.shape == (len(TEXTS), 384)
     # 70 texts: two length-sorted, padded batches; one truncated at 256 tokens
@@ -73,6 +79,7 @@ def test_a_text_encoded_lately_is_not_run_through_the_model_again(
     assert encoder.encoded_texts == 3
     again = encoder.encode([TEXTS[2], TEXTS[0], TEXTS[2]])
     assert encoder.encoded_texts == 3
+    assert encoder.requested_texts == 6  # what was asked, answered from recent texts or not
     assert np.array_equal(again, first[[2, 0, 2]])
     again[0] = 0.0  # a caller's copy: what the encoder keeps is untouched
     assert np.array_equal(encoder.encode([TEXTS[2]])[0], first[2])

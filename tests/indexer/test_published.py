@@ -48,13 +48,13 @@ READER = textwrap.dedent(
     """
     import json, sys
     from pathlib import Path
-    from indexer.embedder import SentenceTransformerEmbedder
+    from indexer.embedder import bundled_encoder
     from indexer.index import VaultIndex
     from vault.config import load_settings
     from vault.layout import Vault
     vault = Vault(Path(sys.argv[1]))
     settings = load_settings(vault.config_path, {})
-    embedder = SentenceTransformerEmbedder()
+    embedder = bundled_encoder()  # what a CLI process encodes with
     seen = []
     for _ in range(int(sys.argv[2])):
         index = VaultIndex(vault, settings, embedder=embedder)

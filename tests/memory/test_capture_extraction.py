@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from indexer.embedder import SentenceTransformerEmbedder
+from indexer.embedder import Embedder
 from memory.encode.capture import capture_scorer, statements_from
 from memory.encode.durable_classifier import (
     DEFAULT_PATH,
@@ -24,7 +24,7 @@ from memory.service import MemoryService
 
 
 @pytest.fixture(scope="module")
-def scorer(embedder: SentenceTransformerEmbedder) -> EmbeddingScorer:
+def scorer(embedder: Embedder) -> EmbeddingScorer:
     classifier = DurableClassifier.load()
     return EmbeddingScorer(classifier, embedder)
 
@@ -120,7 +120,7 @@ def test_plain_statements_are_kept_and_chatter_is_not(scorer: EmbeddingScorer) -
 
 @pytest.mark.model
 def test_the_shipped_classifier_loads_and_its_embedding_weights_count(
-    scorer: EmbeddingScorer, embedder: SentenceTransformerEmbedder, service: MemoryService
+    scorer: EmbeddingScorer, embedder: Embedder, service: MemoryService
 ) -> None:
     classifier = scorer.classifier
     assert classifier.model == embedder.name

@@ -16,14 +16,14 @@ from benchmarks.capture_training import (
     probabilities,
     table,
 )
-from indexer.embedder import SentenceTransformerEmbedder
+from indexer.embedder import Embedder
 from memory.encode.capture_features import PRIORS
 from memory.encode.durable_classifier import DurableClassifier
 
 
 @pytest.mark.model
 def test_a_fit_keeps_the_rules_signs_and_round_trips(
-    embedder: SentenceTransformerEmbedder, tmp_path: Path
+    embedder: Embedder, tmp_path: Path
 ) -> None:
     turns = [t for t in load_turns([HALVES["A"]]) if t.session <= "A-s04"]
     data = table(turns, embedder)

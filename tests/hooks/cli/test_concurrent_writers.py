@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 from hooks.client import client
-from indexer.embedder import SentenceTransformerEmbedder
+from indexer.embedder import Embedder
 from indexer.index import VaultIndex
 from tests.hooks.daemon.test_daemon import serve, stop
 from tests.hooks.daemon.test_one_writer import catalog_meta, cli
@@ -68,7 +68,7 @@ def run_workers(vault: Vault) -> None:
 
 @pytest.mark.parametrize("daemon", ["up", "down"])
 def test_concurrent_writers_and_readers_lose_nothing(
-    vault: Vault, embedder: SentenceTransformerEmbedder, daemon: str
+    vault: Vault, embedder: Embedder, daemon: str
 ) -> None:
     vault.config_path.write_text("[association]\nlinks_max = 2\n")
     process = serve(vault) if daemon == "up" else None

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from hooks.cli.main import main
-from indexer.embedder import SentenceTransformerEmbedder
+from indexer.embedder import Embedder
 from tests.hooks.daemon.test_daemon import serve, stop
 from vault.layout import Vault
 from vault.links import link_targets
@@ -45,7 +45,7 @@ def linked_and_filed(vault: Vault, memory_id: str) -> tuple[bool, str]:
 
 
 @pytest.fixture
-def labelled(vault: Vault, embedder: SentenceTransformerEmbedder) -> Vault:
+def labelled(vault: Vault, embedder: Embedder) -> Vault:
     for topic, text in LABELS:
         vault_cli("jot", text, "--topic", topic)
     return vault

@@ -19,7 +19,11 @@ from benchmarks.scale_bench_vault import generate
 from tests.hooks.cli.test_cli import run
 
 pytestmark = pytest.mark.model
-MEMORIES = 48  # more than one saved part (32 texts), so a part is left to resume
+# Five saved parts (32 texts each): once the first lands, the rest take the model a
+# second or two, time enough to stop the rebuild there. Short bodies: a text's length,
+# not the count, is what the model's time goes to (48 generated bodies took ~15 s).
+MEMORIES = 160
+SHORT = 12  # words in a body at most
 
 
 class PartSaved(FileSystemEventHandler):
@@ -81,7 +85,7 @@ def test_an_interrupted_full_reindex_resumes_where_it_stopped(
     tmp_path: Path, how: signal.Signals
 ) -> None:
     root = tmp_path / "vault"
-    generate(root, MEMORIES, workers=1)
+    generate(root, MEMORIES, workers=1, longest=SHORT)
     interrupted_rebuild(root, how)
     assert list((root / ".index" / "rebuild").glob("part-*.npz"))
 

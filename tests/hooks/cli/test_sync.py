@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from hooks.cli.main import main
-from indexer.embedder import SentenceTransformerEmbedder
+from indexer.embedder import Embedder
 from vault.frontmatter import parse
 
 pytestmark = pytest.mark.model
@@ -33,7 +33,7 @@ def as_json(root: Path, *args: str) -> Any:
 
 
 @pytest.fixture
-def machines(tmp_path: Path, embedder: SentenceTransformerEmbedder) -> tuple[Path, Path, str]:
+def machines(tmp_path: Path, embedder: Embedder) -> tuple[Path, Path, str]:
     """A laptop with two memories, synced; a desktop that joined the same remote."""
     remote = tmp_path / "remote.git"
     subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)

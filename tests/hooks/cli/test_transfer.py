@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from hooks.cli.main import main
-from indexer.embedder import SentenceTransformerEmbedder
+from indexer.embedder import Embedder
 
 pytestmark = pytest.mark.model
 LINES = (
@@ -23,7 +23,7 @@ def run(root: Path, *args: str) -> Result:
 
 
 def test_jsonl_in_and_out_and_in_again(
-    tmp_path: Path, embedder: SentenceTransformerEmbedder
+    tmp_path: Path, embedder: Embedder
 ) -> None:
     source = tmp_path / "in.jsonl"
     source.write_text(LINES)

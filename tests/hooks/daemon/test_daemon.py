@@ -17,7 +17,7 @@ import pytest
 
 from hooks.client import client
 from hooks.client.protocol import pid_path, socket_path
-from indexer.embedder import SentenceTransformerEmbedder
+from indexer.embedder import Embedder
 from indexer.index import VaultIndex
 from memory.service import MemoryService
 from tests.conftest import FakeClock
@@ -69,7 +69,7 @@ def stop(vault: Vault, process: subprocess.Popen[bytes] | None = None) -> None:
 
 @pytest.fixture(scope="module")
 def seeded_once(
-    tmp_path_factory: pytest.TempPathFactory, embedder: SentenceTransformerEmbedder
+    tmp_path_factory: pytest.TempPathFactory, embedder: Embedder
 ) -> Vault:
     """The story among 35 other memories, jotted (embedded, linked) once per module."""
     vault = Vault(tmp_path_factory.mktemp("seeded") / "vault")

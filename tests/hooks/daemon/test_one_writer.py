@@ -13,7 +13,7 @@ import pytest
 
 from benchmarks.safety_writers import catalog_meta, write_memories
 from hooks.client import client
-from indexer.embedder import SentenceTransformerEmbedder
+from indexer.embedder import Embedder
 from indexer.index import VaultIndex
 from tests.hooks.daemon.test_daemon import serve, stop
 from vault.config import load_settings
@@ -30,7 +30,7 @@ def cli(vault: Vault, *args: str, **extra: object) -> subprocess.CompletedProces
     )  # fmt: skip
 
 
-def daemon_over(vault: Vault, embedder: SentenceTransformerEmbedder, count: int) -> Iterator[Vault]:
+def daemon_over(vault: Vault, embedder: Embedder, count: int) -> Iterator[Vault]:
     """A daemon over `count` indexed memories (links off: this is about the index)."""
     allowed = f"[capture]\ntranscripts_allowed = [{str(TRANSCRIPT.parent)!r}]\n"
     vault.config_path.write_text("[association]\nlinks_max = 0\n" + allowed)
@@ -45,12 +45,12 @@ def daemon_over(vault: Vault, embedder: SentenceTransformerEmbedder, count: int)
 
 
 @pytest.fixture
-def running(vault: Vault, embedder: SentenceTransformerEmbedder) -> Iterator[Vault]:
+def running(vault: Vault, embedder: Embedder) -> Iterator[Vault]:
     yield from daemon_over(vault, embedder, 300)  # a rebuild that lasts a few seconds
 
 
 @pytest.fixture
-def small(vault: Vault, embedder: SentenceTransformerEmbedder) -> Iterator[Vault]:
+def small(vault: Vault, embedder: Embedder) -> Iterator[Vault]:
     yield from daemon_over(vault, embedder, 10)
 
 

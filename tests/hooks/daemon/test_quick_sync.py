@@ -28,13 +28,14 @@ from vault.layout import Vault
 
 pytestmark = pytest.mark.model
 MEMORIES = 160  # ten sessions: files in at least four folders
+SHORT = 12  # words in a body at most: the model's time goes by length
 LARGE = {"VAULT_DAEMON_QUICK_SYNC_FILES": "10"}  # this vault counts as large
 
 
 def indexed_vault(root: Path) -> Vault:
     """A vault indexed as a daemon left it: every file, and the folder mtimes (an
     hour old: a folder changed within seconds of a scan is looked into again)."""
-    vault = generate(root, MEMORIES, workers=1)
+    vault = generate(root, MEMORIES, workers=1, longest=SHORT)
     hour_ago = time.time() - 3600
     for folder in [vault.memories_dir, *vault.memories_dir.rglob("*"), vault.archive_dir]:
         if folder.is_dir():
