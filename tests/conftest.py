@@ -131,9 +131,7 @@ ServiceFactory = Callable[..., MemoryService]
 
 
 @pytest.fixture
-def make_service(
-    vault: Vault, clock: FakeClock, embedder: Embedder
-) -> Iterator[ServiceFactory]:
+def make_service(vault: Vault, clock: FakeClock, embedder: Embedder) -> Iterator[ServiceFactory]:
     made: list[MemoryService] = []
 
     def factory(**env: str) -> MemoryService:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from indexer.embedder import Embedder, bundled_encoder
+from indexer.embedder import bundled_encoder
 from indexer.filters import Filters
 from indexer.index import VaultIndex
 from indexer.watch import Changes, Debouncer, VaultWatcher, is_relevant

@@ -22,9 +22,7 @@ from memory.encode.durable_classifier import DurableClassifier
 
 
 @pytest.mark.model
-def test_a_fit_keeps_the_rules_signs_and_round_trips(
-    embedder: Embedder, tmp_path: Path
-) -> None:
+def test_a_fit_keeps_the_rules_signs_and_round_trips(embedder: Embedder, tmp_path: Path) -> None:
     turns = [t for t in load_turns([HALVES["A"]]) if t.session <= "A-s04"]
     data = table(turns, embedder)
     classifier = fit_weights(data, embedder.name, threshold=0.6)

@@ -22,9 +22,7 @@ def run(root: Path, *args: str) -> Result:
     return CliRunner().invoke(main, ["--vault", str(root), *args])
 
 
-def test_jsonl_in_and_out_and_in_again(
-    tmp_path: Path, embedder: Embedder
-) -> None:
+def test_jsonl_in_and_out_and_in_again(tmp_path: Path, embedder: Embedder) -> None:
     source = tmp_path / "in.jsonl"
     source.write_text(LINES)
     first, second = tmp_path / "first", tmp_path / "second"

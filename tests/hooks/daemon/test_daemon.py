@@ -68,9 +68,7 @@ def stop(vault: Vault, process: subprocess.Popen[bytes] | None = None) -> None:
 
 
 @pytest.fixture(scope="module")
-def seeded_once(
-    tmp_path_factory: pytest.TempPathFactory, embedder: Embedder
-) -> Vault:
+def seeded_once(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Vault:
     """The story among 35 other memories, jotted (embedded, linked) once per module."""
     vault = Vault(tmp_path_factory.mktemp("seeded") / "vault")
     MemoryService.init_vault(vault)
