@@ -156,11 +156,11 @@ def on_a_terminal(*args: str) -> tuple[int, str]:
 @pytest.mark.model
 def test_long_runs_show_progress_on_a_terminal_and_nothing_when_piped(tmp_path: Path) -> None:
     """Each does seconds of work in its own process: an import on a terminal, then a
-    recall piped, whose sync embeds 400 dropped-in memories. Every command that calls
+    recall piped, whose sync embeds 250 dropped-in memories. Every command that calls
     the daemon or the service goes through the same helper (consolidate too)."""
     assert run("init").returncode == 0
     lines = tmp_path / "notes.jsonl"
-    many = [FILLER[i % len(FILLER)].replace("Runbook", f"Runbook {i}.") for i in range(300)]
+    many = [FILLER[i % len(FILLER)].replace("Runbook", f"Runbook {i}.") for i in range(150)]
     lines.write_text("".join(json.dumps({"text": text}) + "\n" for text in many))
     code, terminal = on_a_terminal("import", "--jsonl", str(lines))
     assert code == 0, terminal
@@ -168,7 +168,7 @@ def test_long_runs_show_progress_on_a_terminal_and_nothing_when_piped(tmp_path: 
     assert terminal.endswith("\r\x1b[K")  # the line is cleared when the work ends
 
     memories = tmp_path / "vault" / "memories"
-    for i in range(400):  # memories a person dropped in: the recall's own sync embeds them
+    for i in range(250):  # memories a person dropped in: the recall's own sync embeds them
         text = FILLER[i % len(FILLER)].replace("Runbook", f"Runbook {i}.")
         (memories / f"dropped-{i}.md").write_text(f"---\nid: dropped-{i}\n---\n{text}\n")
     piped = run("recall", "queue stalls", "--no-reinforce")
