@@ -209,13 +209,14 @@ class VaultIndex:
         """Whether no full scan was recorded within `full_every` seconds of `now`."""
         return FolderState.due(self.vault.index_dir, now, full_every)
 
-    def apply(self, paths: Iterable[Path], allow_embed: bool = True) -> SyncReport:
-        """Reconcile specific paths (from the watcher, or after our own writes)."""
+    def apply(
+        self, paths: Iterable[Path], allow_embed: bool = True, progress: Progress | None = None
+    ) -> SyncReport:
+        """Reconcile paths (the watcher's, our own writes'): progress counts them, then embeds."""
         with self.published.writing() as snapshot:
-            syncer = self._syncer(snapshot)
             if snapshot.rebuilding:  # the index had to be rebuilt: every file, with vectors
-                return syncer.apply(changed_paths(self.vault, snapshot.catalog, self.folders))
-            return syncer.apply(list(paths), allow_embed=allow_embed)
+                paths, allow_embed = changed_paths(self.vault, snapshot.catalog, self.folders), True
+            return self._syncer(snapshot).apply(list(paths), allow_embed, progress=progress)
 
     def check(self) -> SyncReport:
         """What a sync would do; changes nothing (a stale index is a notice)."""

@@ -119,7 +119,7 @@ class ServiceContext:
                 wait=wait, progress=progress, quick=quick, full_every=full_every
             )
         else:
-            report = self.index.apply(paths, allow_embed=self.embed_on_write)
+            report = self.index.apply(paths, self.embed_on_write, progress)
         self.organise(report)
         return report
 
