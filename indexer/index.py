@@ -148,7 +148,7 @@ class VaultIndex:
             self._notice("index busy: another process is writing it; using the published index")
             return SyncReport()
 
-    def sync_shared(self, allow_embed: bool = True) -> SyncReport:
+    def sync_shared(self, allow_embed: bool = True, progress: Progress | None = None) -> SyncReport:
         """Index what writers in other processes wrote, without queueing behind
         them: the vault is marked pending, and whoever holds the index lock takes
         the mark and syncs every changed file, again while a mark reappears; a
@@ -165,7 +165,7 @@ class VaultIndex:
                     pending.unlink(missing_ok=True)
                     paths = changed_paths(self.vault, snapshot.catalog, self.folders)
                     embed = allow_embed or snapshot.rebuilding
-                    report = self._syncer(snapshot).apply(paths, embed)
+                    report = self._syncer(snapshot).apply(paths, embed, progress=progress)
             except IndexBusyError:
                 return total  # the holder sees the mark once it lets go
             for name, done in vars(report).items():
