@@ -165,7 +165,7 @@ class VaultIndex:
                     pending.unlink(missing_ok=True)
                     paths = changed_paths(self.vault, snapshot.catalog, self.folders)
                     embed = allow_embed or snapshot.rebuilding
-                    report = self._syncer(snapshot).apply(paths, embed, progress=progress)
+                    report = self._syncer(snapshot).apply(paths, embed, False, progress, True)
             except IndexBusyError:
                 return total  # the holder sees the mark once it lets go
             for name, done in vars(report).items():
@@ -216,7 +216,7 @@ class VaultIndex:
         with self.published.writing() as snapshot:
             if snapshot.rebuilding:  # the index had to be rebuilt: every file, with vectors
                 paths, allow_embed = changed_paths(self.vault, snapshot.catalog, self.folders), True
-            return self._syncer(snapshot).apply(list(paths), allow_embed, progress=progress)
+            return self._syncer(snapshot).apply(list(paths), allow_embed, False, progress, True)
 
     def check(self) -> SyncReport:
         """What a sync would do; changes nothing (a stale index is a notice)."""

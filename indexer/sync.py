@@ -137,7 +137,10 @@ class Syncer:
         allow_embed: bool = True,
         dry_run: bool = False,
         progress: Progress | None = None,
+        count_paths: bool = False,
     ) -> SyncReport:
+        """`progress(done, total)` hears the embedding; with `count_paths`, first
+        the paths reconciled (then the embedding after them)."""
         report = SyncReport()
         self.sessions.clear()
         unique = list(dict.fromkeys(paths))
@@ -145,7 +148,7 @@ class Syncer:
         missing = [p for p in unique if not self._present(p)]
         missing_relative = {self._key(p) for p in missing}
         to_embed: list[Pending] = []
-        step = _counter(progress, len(unique))
+        step = _counter(progress if count_paths else None, len(unique))
         for path in present:
             if self._in_vault(path):
                 self._reconcile_present(path, missing_relative, report, to_embed, dry_run)
@@ -156,7 +159,7 @@ class Syncer:
             self._reconcile_missing(path, report, dry_run)
             step()
         if to_embed and allow_embed and not dry_run:
-            self._embed(to_embed, _after(progress, len(unique)))
+            self._embed(to_embed, _after(progress, len(unique)) if count_paths else progress)
         if not dry_run:
             refresh_sessions(self.catalog, self.sessions)
         for record, row, is_new in to_embed:
