@@ -148,7 +148,7 @@ class VaultIndex:
             self._notice("index busy: another process is writing it; using the published index")
             return SyncReport()
 
-    def sync_shared(self, allow_embed: bool = True) -> SyncReport:
+    def sync_shared(self, allow_embed: bool = True, progress: Progress | None = None) -> SyncReport:
         """Index what writers in other processes wrote, without queueing behind
         them: the vault is marked pending, and whoever holds the index lock takes
         the mark and syncs every changed file, again while a mark reappears; a
@@ -165,7 +165,7 @@ class VaultIndex:
                     pending.unlink(missing_ok=True)
                     paths = changed_paths(self.vault, snapshot.catalog, self.folders)
                     embed = allow_embed or snapshot.rebuilding
-                    report = self._syncer(snapshot).apply(paths, embed)
+                    report = self._syncer(snapshot).apply(paths, embed, False, progress, True)
             except IndexBusyError:
                 return total  # the holder sees the mark once it lets go
             for name, done in vars(report).items():
@@ -209,13 +209,14 @@ class VaultIndex:
         """Whether no full scan was recorded within `full_every` seconds of `now`."""
         return FolderState.due(self.vault.index_dir, now, full_every)
 
-    def apply(self, paths: Iterable[Path], allow_embed: bool = True) -> SyncReport:
-        """Reconcile specific paths (from the watcher, or after our own writes)."""
+    def apply(
+        self, paths: Iterable[Path], allow_embed: bool = True, progress: Progress | None = None
+    ) -> SyncReport:
+        """Reconcile paths (the watcher's, our own writes'): progress counts them, then embeds."""
         with self.published.writing() as snapshot:
-            syncer = self._syncer(snapshot)
             if snapshot.rebuilding:  # the index had to be rebuilt: every file, with vectors
-                return syncer.apply(changed_paths(self.vault, snapshot.catalog, self.folders))
-            return syncer.apply(list(paths), allow_embed=allow_embed)
+                paths, allow_embed = changed_paths(self.vault, snapshot.catalog, self.folders), True
+            return self._syncer(snapshot).apply(list(paths), allow_embed, False, progress, True)
 
     def check(self) -> SyncReport:
         """What a sync would do; changes nothing (a stale index is a notice)."""

@@ -44,6 +44,9 @@ if TYPE_CHECKING:
     from indexer.faiss_store import VectorStore
 
 Progress = Callable[[int, int], None]
+# Work in named stages (reading, comparing, applying, indexing): each stage's
+# progress, or None for a stage nobody follows.
+Stages = Callable[[str], "Progress | None"]
 
 
 @dataclass
@@ -134,7 +137,10 @@ class Syncer:
         allow_embed: bool = True,
         dry_run: bool = False,
         progress: Progress | None = None,
+        count_paths: bool = False,
     ) -> SyncReport:
+        """`progress(done, total)` hears the embedding; with `count_paths`, first
+        the paths reconciled (then the embedding after them)."""
         report = SyncReport()
         self.sessions.clear()
         unique = list(dict.fromkeys(paths))
@@ -142,15 +148,18 @@ class Syncer:
         missing = [p for p in unique if not self._present(p)]
         missing_relative = {self._key(p) for p in missing}
         to_embed: list[Pending] = []
+        step = _counter(progress if count_paths else None, len(unique))
         for path in present:
             if self._in_vault(path):
                 self._reconcile_present(path, missing_relative, report, to_embed, dry_run)
             else:
                 self._reconcile_document(path, report, to_embed, dry_run)
+            step()
         for path in missing:
             self._reconcile_missing(path, report, dry_run)
+            step()
         if to_embed and allow_embed and not dry_run:
-            self._embed(to_embed, progress)
+            self._embed(to_embed, _after(progress, len(unique)) if count_paths else progress)
         if not dry_run:
             refresh_sessions(self.catalog, self.sessions)
         for record, row, is_new in to_embed:
@@ -301,6 +310,28 @@ class Syncer:
                 )
             if progress is not None:
                 progress(min(start + batch, len(items)), len(items))
+
+
+def _counter(progress: Progress | None, total: int) -> Callable[[], None]:
+    """One step of `total` paths reconciled, heard every hundredth (a big apply,
+    prune's 235,000 moved paths, takes minutes before any embedding)."""
+    every = max(1, total // 100)
+    done = 0
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None and (done % every == 0 or done == total):
+            progress(done, total)
+
+    return step
+
+
+def _after(progress: Progress | None, reconciled: int) -> Progress | None:
+    """Embedding heard after the reconciled paths: one count that only grows."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(reconciled + done, reconciled + total)
 
 
 def _place(row: ManifestRow) -> tuple[str, str, int]:

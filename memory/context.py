@@ -111,7 +111,7 @@ class ServiceContext:
         old), then file and link the memories that were embedded now."""
         self.require_vault()
         if paths is not None and self.share_index_work:  # never queue behind other writers
-            report = self.index.sync_shared(self.embed_on_write)
+            report = self.index.sync_shared(self.embed_on_write, progress)
         elif paths is None:
             if self.watched:
                 quick, full_every = True, math.inf
@@ -119,7 +119,7 @@ class ServiceContext:
                 wait=wait, progress=progress, quick=quick, full_every=full_every
             )
         else:
-            report = self.index.apply(paths, allow_embed=self.embed_on_write)
+            report = self.index.apply(paths, self.embed_on_write, progress)
         self.organise(report)
         return report
 

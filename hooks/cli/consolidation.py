@@ -15,7 +15,7 @@ import click
 
 from hooks.cli.common import Context, emit, json_option, now_option, pass_context
 from hooks.cli.errors import CliError
-from hooks.cli.progress import progress_bar
+from hooks.cli.progress import stage_bars
 
 
 @click.command()
@@ -72,8 +72,8 @@ def _call(context: Context, args: dict[str, Any], now: datetime | None) -> Any:
     from memory.consolidation.run import consolidate as run
 
     service = context.service(now)
-    with progress_bar("Consolidating") as progress:
-        return run(service, False, generaliser_for(service), progress,
+    with stage_bars() as stages:
+        return run(service, False, generaliser_for(service), stages,
                    gist_writer_for(service)).to_dict()  # fmt: skip
 
 

@@ -13,7 +13,7 @@ import click
 from hooks.cli import render
 from hooks.cli.common import Context, emit, json_option, now_option, pass_context
 from hooks.cli.errors import CliError
-from hooks.cli.progress import progress_bar
+from hooks.cli.progress import stage_bars
 from memory.results import memory_dict
 from vault.clock import format_time, utc_now
 from vault.schema import TIERS
@@ -146,8 +146,8 @@ def prune(context: Context, dry_run: bool, as_json: bool, now: datetime | None) 
     answered, result = context.ask_daemon("prune", {"dry_run": dry_run}, now)
     if not answered:  # here, with a progress bar on a terminal (a big vault takes a while)
         service = context.service(now)
-        with progress_bar("Archiving") as progress:
-            archived = service.prune(dry_run=dry_run, progress=progress)
+        with stage_bars() as stages:
+            archived = service.prune(dry_run=dry_run, stages=stages)
         result = {"dry_run": dry_run, "archived": [item.to_dict() for item in archived]}
     if as_json:
         emit(result)

@@ -1,6 +1,8 @@
 """Progress on stderr for work a person waits for, only when stderr is a terminal
 (pipes and scripts see nothing): `progress_bar` when the work counts its steps
-(embedding, linking), `waiting` with the seconds so far when it cannot (a call
+(embedding, linking), `stage_bars` for work in named stages (one bar each:
+prune's moves then its indexing; consolidation's reading, comparing, judging,
+applying), `waiting` with the seconds so far when it cannot (a call
 into the daemon, a consolidation, an import), shown once it has lasted a second.
 """
 
@@ -16,7 +18,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from indexer.sync import Progress
+    from indexer.sync import Progress, Stages
 
 SHOW_AFTER = 1.0  # seconds: shorter work stays silent
 TICK = 0.5
@@ -70,3 +72,19 @@ def progress_bar(label: str) -> Iterator[Progress | None]:
             bar.update(done - bar.pos)
 
         yield advance
+
+
+@contextlib.contextmanager
+def stage_bars() -> Iterator[Stages | None]:
+    """`stage(label)` ends the last stage's bar and starts the next, each on its
+    own line on stderr when it is a terminal; None when it is not."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    with contextlib.ExitStack() as current:
+
+        def stage(label: str) -> Progress | None:
+            current.close()
+            return current.enter_context(progress_bar(label))
+
+        yield stage

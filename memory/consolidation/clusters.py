@@ -23,12 +23,18 @@ def cluster(
     vetoed: Callable[[str, str], bool],
     floor: float = FLOOR,
     coherent: Callable[[list[str]], bool] = lambda group: True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[list[str]]:
     """Groups of two or more ids, each sorted; `similarities` holds the candidate
-    pairs (keyed with the smaller id first); `coherent(group)` may refuse a join."""
+    pairs (keyed with the smaller id first); `coherent(group)` may refuse a join;
+    `progress(done, total)` counts the pairs considered, every hundredth."""
     group_of: dict[str, int] = {}
     groups: dict[int, list[str]] = {}
-    for a, b in sorted(similarities, key=lambda pair: (-similarities[pair], pair)):
+    ordered = sorted(similarities, key=lambda pair: (-similarities[pair], pair))
+    every = max(1, len(ordered) // 100)
+    for done, (a, b) in enumerate(ordered, 1):
+        if progress is not None and (done % every == 0 or done == len(ordered)):
+            progress(done, len(ordered))
         for memory in (a, b):
             if memory not in group_of:
                 group_of[memory] = len(group_of)

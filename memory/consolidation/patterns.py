@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from memory.consolidation.clusters import Pair, cluster
 from memory.consolidation.merge import clauses
+from memory.consolidation.nearest import nearest_pairs
 from memory.consolidation.relations import Item, WordWeights, similarity
 from memory.consolidation.text import stem
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 THEME_BAR = 0.2  # mean similarity of a theme's memories (calibrated on the scenario set)
 THEME_FLOOR = 0.1
 MAX_SOURCES = 6
+THEME_NEIGHBOURS = 30  # a big topic's pairs: each memory's nearest (as candidate pairs)
 MIN_PROJECTS = 2  # a theme recurs across projects (or a project and the global scope)
 # Tendencies show in what the person prefers and decides, not in plain facts.
 THEME_KINDS = frozenset({"preference", "decision", "procedure", "episode"})
@@ -35,16 +37,20 @@ def find_themes(
     weights: WordWeights,
     min_members: int,
     covered: Iterable[frozenset[str]] = (),
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[list[str]]:
     """Groups of `min_members`+ item ids sharing a theme, best first; groups that
-    overlap an existing pattern's sources by half or more are left out."""
+    overlap an existing pattern's sources by half or more are left out;
+    `progress(done, total)` counts the topics."""
     by_topic: dict[str, list[Item]] = {}
     for item in items:
         if item.topic and item.kind in THEME_KINDS:
             by_topic.setdefault(item.topic, []).append(item)
     themes = []
     known = list(covered)
-    for members in by_topic.values():
+    for done, members in enumerate(by_topic.values(), 1):
+        if progress is not None:
+            progress(done, len(by_topic))
         if len(members) < min_members:
             continue
         pairs = _pairs(members, vectors, weights)
@@ -64,6 +70,17 @@ def find_themes(
 def _pairs(
     members: list[Item], vectors: dict[str, np.ndarray], weights: WordWeights
 ) -> dict[Pair, float]:
+    """Every pair of a topic's memories; in a topic of more than THEME_NEIGHBOURS + 1,
+    each memory's THEME_NEIGHBOURS nearest by cosine (every pair grew with the square
+    of the topic). A pair left out counts as 0, under the floor: there a theme is a
+    group of near neighbours."""
+    facts = {item.id: item.facts for item in members}
+    if len(members) > THEME_NEIGHBOURS + 1:
+        ids = [item.id for item in members]
+        cosines = nearest_pairs(ids, vectors, THEME_NEIGHBOURS, -1.0)
+        return {
+            (a, b): similarity(cos, facts[a], facts[b], weights) for (a, b), cos in cosines.items()
+        }
     pairs = {}
     for n, a in enumerate(members):
         for b in members[n + 1 :]:

@@ -6,10 +6,12 @@ then gists of old long episodic memories, then patterns over what is left.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from indexer.sync import Progress, Stages
 from memory.consolidation.clusters import cluster
 from memory.consolidation.config import ConsolidationConfig
 from memory.consolidation.gist import WriteGists, decision_gist, long_enough, written_gist
@@ -76,12 +78,19 @@ def make_plan(
     generalise: Generalise | None = None,
     covered: list[frozenset[str]] | None = None,
     write_gists: WriteGists | None = None,
+    stages: Stages | None = None,
 ) -> Plan:
     """`covered`: the sources of existing patterns (a theme is generalised once);
-    `write_gists`: the model's gists (llm_gist), else the rule-based ones."""
-    plan = Plan(list[Action](_supersessions(snapshot, config.contradiction_cosine)))
+    `write_gists`: the model's gists (llm_gist), else the rule-based ones;
+    `stages` hears each step (judging pairs, grouping, gists, themes)."""
+
+    def stage(label: str) -> Progress | None:
+        return stages(label) if stages else None
+
+    bar = config.contradiction_cosine
+    plan = Plan(list[Action](_supersessions(snapshot, bar, stage("Judging pairs"))))
     superseded = {s.older for s in plan.of(Supersede)}
-    groups = _groups(snapshot, config, superseded)
+    groups = _groups(snapshot, config, superseded, stage("Grouping restatements"))
     for group in groups:
         if len(group) >= config.merge_maturity or _near_identical(snapshot, group, config):
             texts = [snapshot.items[m].text for m in group]
@@ -91,24 +100,33 @@ def make_plan(
             )
     merged = {m for merge in plan.of(Merge) for m in merge.sources}
     plan.actions += _gists(snapshot, config, now, superseded | merged, write_gists)
-    plan.actions += _patterns(snapshot, config, groups, superseded, generalise, covered or [])
+    themes = stage("Finding themes")
+    plan.actions += _patterns(
+        snapshot, config, groups, superseded, generalise, covered or [], themes
+    )
     return plan
 
 
-def _supersessions(snapshot: Snapshot, bar: float) -> list[Supersede]:
+def _supersessions(snapshot: Snapshot, bar: float, progress: Progress | None) -> list[Supersede]:
     found = []
-    for (a, b), cosine in sorted(snapshot.cosines.items()):
-        if cosine < bar:
-            continue
+    close = sorted(pair for pair, cosine in snapshot.cosines.items() if cosine >= bar)
+    every = max(1, len(close) // 100)
+    for done, (a, b) in enumerate(close, 1):
+        cosine = snapshot.cosines[(a, b)]
         older, newer = sorted((snapshot.items[a], snapshot.items[b]), key=lambda i: i.created)
         changed = change(older, newer, cosine, snapshot.similarities.get((a, b), 0.0), bar)
         if changed:
             found.append(Supersede(older.id, newer.id, changed.reason))
+        if progress is not None and (done % every == 0 or done == len(close)):
+            progress(done, len(close))
     return sorted(found, key=lambda s: (snapshot.items[s.newer].created, s.older))
 
 
 def _groups(
-    snapshot: Snapshot, config: ConsolidationConfig, superseded: set[str]
+    snapshot: Snapshot,
+    config: ConsolidationConfig,
+    superseded: set[str],
+    progress: Progress | None = None,
 ) -> list[list[str]]:
     """Groups of live memories stating one fact, each most central first."""
 
@@ -128,7 +146,8 @@ def _groups(
         if not set(pair) & superseded
         and snapshot.items[pair[0]].kind == snapshot.items[pair[1]].kind
     }
-    groups = cluster(live, config.merge_bar, vetoed, coherent=lambda g: _one_subject(snapshot, g))
+    one_subject = functools.partial(_one_subject, snapshot)
+    groups = cluster(live, config.merge_bar, vetoed, coherent=one_subject, progress=progress)
     return [_by_centrality(snapshot, group) for group in groups]
 
 
@@ -243,6 +262,7 @@ def _patterns(
     superseded: set[str],
     generalise: Generalise | None,
     covered: list[frozenset[str]],
+    progress: Progress | None = None,
 ) -> list[Pattern]:
     """Themes over the live memories, each group of restatements counted once
     (by its most central member)."""
@@ -253,7 +273,7 @@ def _patterns(
         if memory_id not in superseded and memory_id not in restated
     ]
     themes = find_themes(
-        items, snapshot.vectors, snapshot.weights, config.pattern_min_memories, covered
+        items, snapshot.vectors, snapshot.weights, config.pattern_min_memories, covered, progress
     )
     patterns = []
     for theme in themes:

@@ -256,13 +256,21 @@ class WordWeights:
         self.total = total
         self.documents = counts  # how many memories use each word
         self.idf = {word: math.log((1 + total) / (1 + n)) + 1.0 for word, n in counts.items()}
+        self._weights: dict[frozenset[str], float] = {}
 
     def weight(self, words: Iterable[str]) -> float:
         return sum(self.idf.get(word, 1.0) for word in words)
 
+    def _set_weight(self, words: frozenset[str]) -> float:
+        """A memory's word set is compared with each of its ~30 candidates: once each."""
+        known = self._weights.get(words)
+        if known is None:
+            known = self._weights[words] = self.weight(words)
+        return known
+
     def overlap(self, a: frozenset[str], b: frozenset[str]) -> float:
         """Weighted share of the smaller word set found in the other (0-1)."""
-        smaller = min(self.weight(a), self.weight(b))
+        smaller = min(self._set_weight(a), self._set_weight(b))
         return self.weight(a & b) / smaller if smaller else 0.0
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from indexer.sync import Progress
+from indexer.sync import Progress, Stages
 from memory.consolidation.apply import Runner
 from memory.consolidation.config import ConsolidationConfig
 from memory.consolidation.files import JournaledFiles
@@ -69,10 +69,11 @@ def plan_now(
     service: ServiceContext,
     generalise: Generalise | None = None,
     write_gists: WriteGists | None = None,
+    stages: Stages | None = None,
 ) -> tuple[Snapshot, Plan]:
     service.fresh()
-    snapshot = take_snapshot(service)
-    return snapshot, _plan(service, snapshot, generalise, write_gists)
+    snapshot = take_snapshot(service, stages)
+    return snapshot, _plan(service, snapshot, generalise, write_gists, stages)
 
 
 def _plan(
@@ -80,10 +81,12 @@ def _plan(
     snapshot: Snapshot,
     generalise: Generalise | None,
     write_gists: WriteGists | None = None,
+    stages: Stages | None = None,
 ) -> Plan:
     config = ConsolidationConfig.from_settings(service.settings)
     covered = _pattern_sources(service)
-    return make_plan(snapshot, config, service.clock(), generalise, covered, write_gists)
+    now = service.clock()
+    return make_plan(snapshot, config, now, generalise, covered, write_gists, stages)
 
 
 def _pattern_sources(service: ServiceContext) -> list[frozenset[str]]:
@@ -100,21 +103,22 @@ def consolidate(
     service: ServiceContext,
     dry_run: bool = False,
     generalise: Generalise | None = None,
-    progress: Progress | None = None,
+    stages: Stages | None = None,
     write_gists: WriteGists | None = None,
 ) -> RunReport:
     """A run asked for by hand (not bounded: the person sees and can undo it);
-    `progress(done, total)` is called as actions are applied."""
-    snapshot, plan = plan_now(service, generalise, write_gists)
+    `stages` hears each step of the plan, then "Applying" and "Indexing"."""
+    snapshot, plan = plan_now(service, generalise, write_gists, stages)
     if dry_run:
         return RunReport(None, True, plan.counts(), plan.to_dict())
     runner = _start(service, snapshot)
     total = len(plan.actions)
+    progress = stages("Applying") if stages else None
     for done, action in enumerate(plan.actions, 1):
         runner.apply(action)
         if progress is not None:
             progress(done, total)
-    return _finish(service, runner, plan)
+    return _finish(service, runner, plan, stages("Indexing") if stages else None)
 
 
 def _start(service: ServiceContext, snapshot: Snapshot | None, automatic: bool = False) -> Runner:
@@ -134,17 +138,19 @@ def _start(service: ServiceContext, snapshot: Snapshot | None, automatic: bool =
     return Runner(files, service.config, now, hashes, backlinks)
 
 
-def _index(service: ServiceContext, runner: Runner) -> None:
+def _index(service: ServiceContext, runner: Runner, progress: Progress | None = None) -> None:
     """Index what the run wrote since the last call (new bodies are embedded)."""
     fresh = runner.files.touched[runner.indexed :]
     if fresh:
-        service.index.apply(fresh, allow_embed=True)
+        service.index.apply(fresh, allow_embed=True, progress=progress)
     runner.indexed = len(runner.files.touched)
 
 
-def _finish(service: ServiceContext, runner: Runner, plan: Plan) -> RunReport:
+def _finish(
+    service: ServiceContext, runner: Runner, plan: Plan, progress: Progress | None = None
+) -> RunReport:
     journal = runner.files.journal
-    _index(service, runner)
+    _index(service, runner, progress)
     journal.finish(format_time(service.clock()))
     _state(service).update(
         lambda data: data.update(last_run=journal.finished, last_run_id=journal.run)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from memory.consolidation.gist import gist_sentences
 from vault.lazy_pattern import LazyPattern
@@ -119,7 +119,7 @@ class Facts:
     def affirmed(self) -> frozenset[str]:
         return self.tokens - self.negated
 
-    @property
+    @cached_property  # the judge asks for it on every pair (a frozen value: computed once)
     def specific_values(self) -> frozenset[str]:
         """Numbers and digit-bearing codes (eu-west-1): the details that pin a fact."""
         coded = {t for t in self.tokens if any(c.isdigit() for c in t) and not t.isdigit()}

@@ -183,8 +183,10 @@ class Linker:
     def _update(
         self, memory_id: str, mutate: Callable[[MemoryRecord], dict[str, Any]]
     ) -> MemoryRecord | None:
+        row = self.index.row(memory_id)  # where the index saw it: no walk of every folder
+        hint = self.store.vault.root / row.path if row else None
         try:
-            return self.store.update(memory_id, mutate)
+            return self.store.update(memory_id, mutate, hint)
         except (MemoryNotFoundError, BrokenFileError) as exc:  # vanished or broken: left alone
             log.warning("links of %s not updated: %s", memory_id, exc)
             return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexer.sync import Progress
+from indexer.sync import Stages
 from memory.context import ServiceContext, listing
 from memory.lifecycle.salience import record_signal
 from memory.results import Listing
@@ -18,11 +18,11 @@ from vault.schema import MemoryRecord
 
 
 def prune(
-    service: ServiceContext, dry_run: bool = False, progress: Progress | None = None
+    service: ServiceContext, dry_run: bool = False, stages: Stages | None = None
 ) -> list[Listing]:
     """Archive every active memory weaker than the archive floor. A memory another
     process archived or deleted meanwhile is skipped; the rest are still archived.
-    `progress(done, total)` follows the moves."""
+    `stages` hears "Archiving" (the moves), then "Indexing" (both paths of each)."""
     service.fresh(wait=True)
     now = service.clock()
     config = service.config
@@ -35,6 +35,7 @@ def prune(
     if dry_run:
         return [listing(service, row, now) for row in due]
     archived = []
+    progress = stages("Archiving") if stages else None
     for done, row in enumerate(due, 1):
         archived.append((row, _archive(service, row.id, service.vault.root / row.path)))
         if progress is not None:
@@ -42,7 +43,8 @@ def prune(
     records = [record for _, record in archived if record is not None]
     listings = [listing(service, row, now) for row, record in archived if record is not None]
     old = [service.vault.root / row.path for row in due]
-    service.on_files_changed(old + [service.vault.counterpart(path) for path in old])
+    moved = old + [service.vault.counterpart(path) for path in old]
+    service.on_files_changed(moved, progress=stages("Indexing") if stages and due else None)
     record_signal(service, "prune", records)
     return listings
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -209,12 +210,18 @@ def test_prune_skips_a_memory_another_process_archived_meanwhile(
 
 
 def test_prune_progress_counts_each_memory_once(service: MemoryService, clock: FakeClock) -> None:
-    """What `vault prune`'s bar shows on a terminal: 1 of 1 archived (100 %), not more."""
+    """What `vault prune`'s bars show on a terminal: 1 of 1 archived (100 %), not more;
+    then the index update of the move's two paths (where it was, where it is)."""
     service.jot(STORY)
     clock.at_day(28)
-    steps: list[tuple[int, int]] = []
-    assert len(service.prune(progress=lambda done, total: steps.append((done, total)))) == 1
-    assert steps == [(1, 1)]
+    steps: dict[str, list[tuple[int, int]]] = {}
+
+    def stage(label: str) -> Callable[[int, int], None]:
+        heard = steps.setdefault(label, [])
+        return lambda done, total: heard.append((done, total))
+
+    assert len(service.prune(stages=stage)) == 1
+    assert steps == {"Archiving": [(1, 1)], "Indexing": [(1, 2), (2, 2)]}
 
 
 def test_a_recall_hit_is_reinforced_in_the_index_too(

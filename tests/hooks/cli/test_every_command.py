@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ import click
 import pytest
 
 from hooks.cli.main import main
+from tests.hooks.cli.test_cli import read_terminal
 
 pytestmark = pytest.mark.model
 DAY = "2026-03-02T09:00:00Z"
@@ -67,6 +69,19 @@ def vault(
     return subprocess.run([sys.executable, "-m", "hooks.cli", "--vault", str(root), *args],
                           capture_output=True, text=True, timeout=300,
                           env={**os.environ, **(env or {})})  # fmt: skip
+
+
+def on_a_terminal(root: Path, *args: str) -> tuple[str, str]:
+    """`vault ARGS` with stderr on a pseudo-terminal: its stdout, and what it drew."""
+    primary, replica = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "hooks.cli", "--vault", str(root), *args],
+                               stdout=subprocess.PIPE, stderr=replica, text=True)  # fmt: skip
+    os.close(replica)
+    drawn = read_terminal(primary)
+    os.close(primary)
+    stdout, _ = process.communicate(timeout=300)
+    assert process.returncode == 0, drawn
+    return stdout, drawn
 
 
 def ok(result: subprocess.CompletedProcess[str]) -> str:
@@ -143,7 +158,12 @@ def test_consolidate_merges_a_restatement_and_undoes_it(root: Path, tmp_path: Pa
     again.write_text(json.dumps({"text": restated, "created": "2026-03-01T10:00:00Z"}) + "\n")
     ok(vault(root, "import", "--jsonl", str(again)))
     before = sorted(p.name for p in (root / "memories").rglob("*.md"))
-    run = json.loads(ok(vault(root, "consolidate", "--json", "--now", DAY)))
+    stdout, drawn = on_a_terminal(root, "consolidate", "--json", "--now", DAY)
+    run = json.loads(stdout)
+    stages = ["Reading memories", "Comparing memories", "Judging pairs", "Applying", "Indexing"]
+    shown = [drawn.find(stage) for stage in stages]  # a bar each, in the order they ran
+    assert -1 not in shown, drawn
+    assert shown == sorted(shown), drawn
     after = sorted(p.name for p in (root / "memories").rglob("*.md"))
     assert len(after) < len(before), run
     listed = ok(vault(root, "consolidate", "--list"))
