@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from indexer.faiss_store import VectorStore
 
 Progress = Callable[[int, int], None]
+EMBED_BATCH = 1024  # memories whose chunks go to the encoder in one call
 
 
 @dataclass
@@ -277,7 +278,7 @@ class Syncer:
             self.vectors.remove(self.catalog.delete(row.id))
 
     def _embed(self, items: list[Pending], progress: Progress | None) -> None:
-        batch = 1024
+        batch = EMBED_BATCH
         for start in range(0, len(items), batch):
             part = items[start : start + batch]
             texts: list[str] = []
