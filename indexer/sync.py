@@ -296,10 +296,11 @@ class Syncer:
                 self.catalog.set_text(record.id, record.body, record.tags)
             ids = [vector_id(memory_id, number) for memory_id, number in owners]
             self.vectors.add(ids, vectors)
+            chunk_ids: dict[str, list[int]] = {}  # one pass: per memory, a scan was quadratic
+            for vec_id, (memory_id, _) in zip(ids, owners, strict=True):
+                chunk_ids.setdefault(memory_id, []).append(vec_id)
             for record, _, _ in part:
-                self.catalog.set_chunks(
-                    record.id, [i for i, (m, _) in zip(ids, owners, strict=True) if m == record.id]
-                )
+                self.catalog.set_chunks(record.id, chunk_ids[record.id])
             if progress is not None:
                 progress(min(start + batch, len(items)), len(items))
 
