@@ -283,7 +283,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    load_start = os.getloadavg()[0]
+    load_start = round(os.getloadavg()[0], 2)
     with tempfile.TemporaryDirectory(prefix="scale-bench-") as folder:
         root = args.keep or Path(folder) / "vault"
         start = time.perf_counter()
@@ -297,7 +297,7 @@ def main() -> None:
             "generate_s": round(generated, 2),
             **measure(vault, args.synthetic_vectors, args.queries, args.raw_sample),
         }
-    figures["load"] = os.getloadavg()[0]  # at the end
+    figures["load"] = round(os.getloadavg()[0], 2)  # at the end
     figures["cpu_s"] = round(time.process_time(), 1)  # this process (not its workers)
     if args.json:
         print(json.dumps(figures))
