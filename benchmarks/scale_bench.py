@@ -4,7 +4,12 @@ sync, one edit made visible to search, resident memory and disk.
 
     .venv/bin/python -m benchmarks.scale_bench --memories 200000 --synthetic-vectors [--json]
 
-Without --synthetic-vectors the bundled model encodes every chunk (slow).
+Without --synthetic-vectors the encoder users get (the bundled MiniLM on ONNX
+Runtime, as the daemon serves it) encodes every chunk, and the build's chunks/s
+is set against the raw encoder's on a sample of the vault's own chunks timed in
+the same run (`build_vs_raw_encoder`, by wall time; `_cpu`, by CPU time; see
+benchmarks/scale_bench_encoder.py), so a load that changes during the run
+weighs on both sides.
 `nochange_sync_s` is the sync users get when nothing changed: the daemon's
 (`vault reindex`, `vault sync`'s index step, its checks) once its catch-up scan
 is done, which looks only into folders whose mtime changed.
@@ -33,13 +38,15 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.scale_bench_encoder import Timing, ratios, sample_chunks, timed_encode
 from benchmarks.scale_bench_vault import generate, query_texts
 from benchmarks.scale_bench_vectors import SyntheticEmbedder
 from hooks.daemon.index_check import IndexCheck
-from indexer.embedder import Embedder, serving_embedder
+from indexer.embedder import bundled_encoder
 from indexer.faiss_store import VectorStore
 from indexer.index import VaultIndex
-from indexer.sync import Progress
+from indexer.onnx_encoder import OnnxEncoder
+from indexer.sync import Progress, SyncReport
 from memory.service import MemoryService
 from vault.config import load_settings
 from vault.layout import Vault
@@ -47,8 +54,9 @@ from vault.layout import Vault
 EDIT_WORD = "quokkascale"
 
 
-def embedder_for(synthetic: bool) -> Embedder:
-    return SyntheticEmbedder() if synthetic else serving_embedder("")
+def embedder_for(synthetic: bool) -> SyntheticEmbedder | OnnxEncoder:
+    """The synthetic vectors, or what `serving_embedder("")` gives every index."""
+    return SyntheticEmbedder() if synthetic else bundled_encoder()
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -57,16 +65,18 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def progress_printer(label: str) -> Progress:
-    """Prints the first step and each tenth, with the seconds since it was made."""
+    """Prints the first step and each tenth, with the wall and CPU seconds since it
+    was made and the load average (a run stopped midway still tells its pace)."""
     marks: set[int] = set()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
 
     def show(done: int, total: int) -> None:
         tenth = done * 10 // max(total, 1)
         if tenth not in marks or done == 1:
             marks.add(tenth)
-            elapsed = time.perf_counter() - start
-            print(f"  {label}: {done}/{total} ({elapsed:.0f} s)", file=sys.stderr, flush=True)
+            elapsed, used = time.perf_counter() - start, time.process_time() - cpu
+            print(f"  {label}: {done}/{total} ({elapsed:.0f} s, CPU {used:.0f} s, "
+                  f"load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)  # fmt: skip
 
     return show
 
@@ -174,12 +184,46 @@ def timed_syncs(sync: Callable[[], object], times: int = 3) -> float:
     return statistics.median(seconds)
 
 
-def measure(vault: Vault, synthetic: bool, queries: int) -> dict[str, object]:
+def timed_build(
+    index: VaultIndex, embedder: SyntheticEmbedder | OnnxEncoder, raw_sample: int
+) -> tuple[SyncReport, float, dict[str, object]]:
+    """The first sync, and with the real encoder its throughput against the raw
+    encoder's on `raw_sample` of the vault's chunks (half timed before, half after)."""
+    synthetic = isinstance(embedder, SyntheticEmbedder)
+    sample = [] if synthetic else sample_chunks(index.vault, index.settings, raw_sample)
+    half = len(sample) // 2
+    raw = Timing()
+    if sample:
+        embedder.encode(["warm up: the session is made before anything is timed"])
+        raw = timed_encode(bundled_encoder(), sample[:half])  # a fresh encoder: no recent texts
+        print(f"  raw encoder before the build: {raw.chunks} chunks, {raw.per_s:.1f}/s, "
+              f"{raw.per_cpu_s:.1f} per CPU s", file=sys.stderr, flush=True)  # fmt: skip
+    encoded = embedder.encoded_texts
+    wall, cpu = time.perf_counter(), time.process_time()
+    report = index.sync(progress=progress_printer("embedded"))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    build = Timing(embedder.encoded_texts - encoded, wall, cpu)
+    memories = len(report.added) + len(report.reembedded)
+    figures: dict[str, object] = {
+        "encoder": embedder.name, "build_cpu_s": round(build.cpu_s, 1),
+        "build_memories_per_s": round(memories / build.wall_s, 1) if memories else None,
+        "build_chunks_per_s": round(build.per_s, 1) if build.chunks else None,
+    }  # fmt: skip
+    if sample and build.chunks:  # a kept vault's build embeds nothing: no ratio
+        after = timed_encode(bundled_encoder(), sample[half:])
+        figures.update({
+            "raw_encoder_sample_chunks": len(sample),
+            "raw_encoder_chunks_per_s": round(raw.add(after).per_s, 1),
+            "raw_encoder_before_after_per_s": [round(raw.per_s, 1), round(after.per_s, 1)],
+            **ratios(build, raw.add(after)),
+        })  # fmt: skip
+    return report, build.wall_s, figures
+
+
+def measure(vault: Vault, synthetic: bool, queries: int, raw_sample: int) -> dict[str, object]:
     embedder = embedder_for(synthetic)
     index = VaultIndex(vault, load_settings(None, os.environ), embedder=embedder)
-    start = time.perf_counter()
-    report = index.sync(progress=progress_printer("embedded"))
-    build = time.perf_counter() - start
+    report, build, throughput = timed_build(index, embedder, raw_sample)
     texts = query_texts(vault, queries)
     latencies = timed_searches(index, texts)
     full_stat = timed_syncs(index.sync)  # every file stated
@@ -209,7 +253,7 @@ def measure(vault: Vault, synthetic: bool, queries: int) -> dict[str, object]:
     served = serve_probe(vault.root, synthetic)
     return {
         "memories": memories, "vectors": vectors, "index_kind": kind,
-        "build_s": round(build, 2),
+        "build_s": round(build, 2), **throughput,
         "recall_p50_ms": round(statistics.median(latencies), 2),
         "recall_p95_ms": round(percentile(latencies, 0.95), 2),
         "vector_search_ms": round(vector_ms, 2), "recall_at_10": round(recall, 4),
@@ -230,12 +274,16 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--synthetic-vectors", action="store_true")
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument(
+        "--raw-sample", type=int, default=5000, help="chunks the raw encoder is timed on"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--keep", type=Path, help="build the vault here and keep it (reused when it exists)"
     )
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    load_start = round(os.getloadavg()[0], 2)
     with tempfile.TemporaryDirectory(prefix="scale-bench-") as folder:
         root = args.keep or Path(folder) / "vault"
         start = time.perf_counter()
@@ -245,10 +293,12 @@ def main() -> None:
             vault = generate(root, args.memories)
         generated = time.perf_counter() - start
         figures = {
+            "load_start": load_start,
             "generate_s": round(generated, 2),
-            **measure(vault, args.synthetic_vectors, args.queries),
+            **measure(vault, args.synthetic_vectors, args.queries, args.raw_sample),
         }
-    figures["load"] = os.getloadavg()[0]
+    figures["load"] = round(os.getloadavg()[0], 2)  # at the end
+    figures["cpu_s"] = round(time.process_time(), 1)  # this process (not its workers)
     if args.json:
         print(json.dumps(figures))
         return

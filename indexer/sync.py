@@ -47,6 +47,7 @@ Progress = Callable[[int, int], None]
 # Work in named stages (reading, comparing, applying, indexing): each stage's
 # progress, or None for a stage nobody follows.
 Stages = Callable[[str], "Progress | None"]
+EMBED_BATCH = 1024  # memories whose chunks go to the encoder in one call
 
 
 @dataclass
@@ -286,7 +287,7 @@ class Syncer:
             self.vectors.remove(self.catalog.delete(row.id))
 
     def _embed(self, items: list[Pending], progress: Progress | None) -> None:
-        batch = 1024
+        batch = EMBED_BATCH
         for start in range(0, len(items), batch):
             part = items[start : start + batch]
             texts: list[str] = []
@@ -304,10 +305,11 @@ class Syncer:
                 self.catalog.set_text(record.id, record.body, record.tags)
             ids = [vector_id(memory_id, number) for memory_id, number in owners]
             self.vectors.add(ids, vectors)
+            chunk_ids: dict[str, list[int]] = {}  # one pass: per memory, a scan was quadratic
+            for vec_id, (memory_id, _) in zip(ids, owners, strict=True):
+                chunk_ids.setdefault(memory_id, []).append(vec_id)
             for record, _, _ in part:
-                self.catalog.set_chunks(
-                    record.id, [i for i, (m, _) in zip(ids, owners, strict=True) if m == record.id]
-                )
+                self.catalog.set_chunks(record.id, chunk_ids[record.id])
             if progress is not None:
                 progress(min(start + batch, len(items)), len(items))
 
