@@ -3,6 +3,7 @@ write, and `vault reindex --full` is the daemon's own work. Real processes."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -78,10 +79,8 @@ def test_reindex_full_under_a_daemon_is_its_work_and_recall_keeps_answering(
     while rebuild.poll() is None:
         answers.append(client.request(running.root, "recall", args, timeout=120))
         during.append(rebuild.poll() is None)
-        try:  # a person's pace, not a busy loop taking the rebuild's CPU
+        with contextlib.suppress(subprocess.TimeoutExpired):  # a person's pace
             rebuild.wait(timeout=0.25)
-        except subprocess.TimeoutExpired:
-            pass
     out, err = rebuild.communicate()
     assert rebuild.returncode == 0, err
     assert "Rebuilt: 300 added" in out
