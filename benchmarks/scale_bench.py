@@ -66,11 +66,17 @@ def percentile(values: list[float], share: float) -> float:
 
 def progress_printer(label: str) -> Progress:
     """Prints the first step and each tenth, with the wall and CPU seconds since it
-    was made and the load average (a run stopped midway still tells its pace)."""
+    was made and the load average (a run stopped midway still tells its pace).
+    A total that grows (embedding counted on after the reconciled paths) starts
+    the tenths again."""
     marks: set[int] = set()
     start, cpu = time.perf_counter(), time.process_time()
+    seen_total = [0]
 
     def show(done: int, total: int) -> None:
+        if total != seen_total[0]:
+            seen_total[0] = total
+            marks.clear()
         tenth = done * 10 // max(total, 1)
         if tenth not in marks or done == 1:
             marks.add(tenth)
