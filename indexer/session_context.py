@@ -25,11 +25,18 @@ def window_texts(bodies: list[str], window: int = CONTEXT_WINDOW) -> list[str]:
     ]
 
 
-def refresh_sessions(catalog: Catalog, sessions: Iterable[str]) -> int:
+def refresh_sessions(
+    catalog: Catalog,
+    sessions: Iterable[str],
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
     """Recompute the context and order of every memory of `sessions`; returns
-    how many contexts changed."""
+    how many contexts changed. `progress(done, total)` hears every hundredth
+    session (a consolidation of a big vault touches a hundred thousand)."""
     changed = 0
-    for session in sorted({s for s in sessions if s}):
+    ordered = sorted({s for s in sessions if s})
+    every = max(1, len(ordered) // 100)
+    for done, session in enumerate(ordered, 1):
         rows = catalog.session_texts(session)
         ids = [memory_id for memory_id, _, _ in rows]
         contexts = window_texts([body for _, body, _ in rows])
@@ -39,6 +46,8 @@ def refresh_sessions(catalog: Catalog, sessions: Iterable[str]) -> int:
                 changed += 1
         before, after = [""] + ids[:-1], ids[1:] + [""]
         catalog.set_session_order(list(zip(ids, before, after, strict=True)))
+        if progress is not None and (done % every == 0 or done == len(ordered)):
+            progress(done, len(ordered))
     return changed
 
 

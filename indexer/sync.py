@@ -141,7 +141,8 @@ class Syncer:
         count_paths: bool = False,
     ) -> SyncReport:
         """`progress(done, total)` hears the embedding; with `count_paths`, first
-        the paths reconciled (then the embedding after them)."""
+        the paths reconciled, then the embedding, then the sessions whose context
+        is refreshed, as one count."""
         report = SyncReport()
         self.sessions.clear()
         unique = list(dict.fromkeys(paths))
@@ -159,10 +160,15 @@ class Syncer:
         for path in missing:
             self._reconcile_missing(path, report, dry_run)
             step()
-        if to_embed and allow_embed and not dry_run:
+        embeds = bool(to_embed and allow_embed and not dry_run)
+        if embeds:
             self._embed(to_embed, _after(progress, len(unique)) if count_paths else progress)
         if not dry_run:
-            refresh_sessions(self.catalog, self.sessions)
+            # counted on after the paths and the embedding: minutes on a big vault
+            counted = len(unique) + (len(to_embed) if embeds else 0)
+            refresh_sessions(
+                self.catalog, self.sessions, _after(progress, counted) if count_paths else None
+            )
         for record, row, is_new in to_embed:
             if not allow_embed:
                 report.deferred.append(record.id)
@@ -330,7 +336,8 @@ def _counter(progress: Progress | None, total: int) -> Callable[[], None]:
 
 
 def _after(progress: Progress | None, reconciled: int) -> Progress | None:
-    """Embedding heard after the reconciled paths: one count that only grows."""
+    """Work heard after the steps before it (embedding after the reconciled
+    paths, sessions after both): one count that only grows."""
     if progress is None:
         return None
     return lambda done, total: progress(reconciled + done, reconciled + total)

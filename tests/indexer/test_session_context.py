@@ -84,3 +84,22 @@ def test_a_memory_without_a_session_has_no_context(service: MemoryService) -> No
     assert service.index.catalog.session_order([alone.id]) == {}
     found = {c.row.id: c for c in service.index.search("office third floor")}
     assert found.get(alone.id) is None or found[alone.id].keyword == 0
+
+
+@pytest.mark.model
+def test_an_index_update_counts_the_sessions_it_refreshes_after_paths_and_embedding(
+    service: MemoryService,
+) -> None:
+    """A consolidation's or prune's "Indexing" bar keeps moving while the words said
+    around each touched memory are refreshed (minutes on a big vault), one count
+    that only grows: 2 paths, 2 memories embedded, then 2 sessions."""
+    first = service.jot("The export job writes to the batch host.", session="s1", seq=1)
+    service.jot("Its logs rotate nightly now.", session="s1", seq=2)
+    other = service.jot("The staging cache holds a day of pages.", session="s2", seq=1)
+    for record in (first, other):
+        with record.path.open("a", encoding="utf-8") as handle:
+            handle.write("\nChecked again this week.\n")
+    heard: list[tuple[int, int]] = []
+    service.index.apply([first.path, other.path], progress=lambda d, t: heard.append((d, t)))
+    assert heard[-2:] == [(5, 6), (6, 6)]  # the two sessions, after 2 paths and 2 embedded
+    assert [d for d, _ in heard] == sorted(d for d, _ in heard)
