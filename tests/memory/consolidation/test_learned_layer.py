@@ -11,7 +11,14 @@ import pytest
 
 from memory.consolidation.pair_model import DEFAULT_PATH, read_model, shipped_model
 from memory.consolidation.pair_signals import SIGNAL_NAMES, signals
-from memory.consolidation.relations import Item, judge, why_not_one_fact
+from memory.consolidation.relations import (
+    Item,
+    change,
+    judge,
+    replaces_nothing,
+    said_changed,
+    why_not_one_fact,
+)
 from memory.consolidation.text import analyse
 
 BAR, MERGE_BAR = 0.4, 0.42
@@ -132,3 +139,47 @@ def test_a_held_out_run_shows_counts_and_never_a_pair() -> None:
     for pair, _ in rows:
         for text in (pair["older"], pair["newer"], pair["id"]):
             assert text not in shown
+
+
+def test_the_plans_judge_uses_the_layer_from_the_cosine_bar_up_not_below_it() -> None:
+    """Consolidation's plan calls `change` without `rules_only`: a change only the
+    layer finds is planned at the cosine bar itself, and never under it, however
+    sure the layer is (0.83 here, its threshold 0.78)."""
+    old, new = _pair("Our CI pipeline runs on Jenkins.",
+                     "CI moved to GitHub Actions last month.")  # fmt: skip
+    at_bar = change(old, new, BAR, 0.34, BAR)
+    assert at_bar is not None
+    assert at_bar.reason.startswith("learned score")
+    assert change(old, new, BAR - 0.01, 0.34, BAR) is None
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("The reports worker listens on port 7001.",
+         "The reports worker listens on port 7400, not 7001."),  # names the old value as gone
+        ("The API is hosted on Heroku.", "The API is hosted on Fly.io, off Heroku."),  # its term
+    ],
+)  # fmt: skip
+def test_naming_what_was_before_is_saying_it_changed(older: str, newer: str) -> None:
+    """Each way of saying what was before is enough on its own for capture's
+    confident tier: no change word ("moved", "now") is needed beside it."""
+    old, new = _pair(older, newer)
+    assert not new.facts.change
+    assert said_changed(old.facts, new.facts)
+    assert replaces_nothing(old.facts, new.facts) is None  # the gone value is the older's
+
+
+def test_a_change_word_the_older_lacks_keeps_a_restatement_apart() -> None:
+    """By the rules alone, "now uses" beside "uses" is not the same statement said
+    again (it says something changed); two that both say it moved are."""
+    old, new = _pair("The team uses Postgres for the orders service.",
+                     "The team now uses Postgres for the orders service.")  # fmt: skip
+    verdict = judge(old, new, 0.95, 0.9, BAR, MERGE_BAR, rules_only=True)
+    assert (verdict.relation, verdict.reason) == (
+        "distinct",
+        "says something changed that the older did not",
+    )
+    old, new = _pair("The orders service moved to Postgres.",
+                     "The orders service has moved to Postgres.")  # fmt: skip
+    assert judge(old, new, 0.95, 0.9, BAR, MERGE_BAR, rules_only=True).relation == "restatement"
