@@ -159,6 +159,7 @@ def test_the_plans_judge_uses_the_layer_from_the_cosine_bar_up_not_below_it() ->
         ("The reports worker listens on port 7001.",
          "The reports worker listens on port 7400, not 7001."),  # names the old value as gone
         ("The API is hosted on Heroku.", "The API is hosted on Fly.io, off Heroku."),  # its term
+        ("Orders listen on port 8004.", "Orders listen on port 8060, off port 8004."),  # gone
     ],
 )  # fmt: skip
 def test_naming_what_was_before_is_saying_it_changed(older: str, newer: str) -> None:
