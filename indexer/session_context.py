@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from indexer.catalog import Catalog
+from indexer.progress_steps import counter
 
 CONTEXT_WINDOW = 2  # memories either side whose words join a memory's context
 NEIGHBOUR_CHARS = 1000  # a long neighbour adds only its opening
@@ -35,8 +36,8 @@ def refresh_sessions(
     session (a consolidation of a big vault touches a hundred thousand)."""
     changed = 0
     ordered = sorted({s for s in sessions if s})
-    every = max(1, len(ordered) // 100)
-    for done, session in enumerate(ordered, 1):
+    step = counter(progress, len(ordered))
+    for session in ordered:
         rows = catalog.session_texts(session)
         ids = [memory_id for memory_id, _, _ in rows]
         contexts = window_texts([body for _, body, _ in rows])
@@ -46,8 +47,7 @@ def refresh_sessions(
                 changed += 1
         before, after = [""] + ids[:-1], ids[1:] + [""]
         catalog.set_session_order(list(zip(ids, before, after, strict=True)))
-        if progress is not None and (done % every == 0 or done == len(ordered)):
-            progress(done, len(ordered))
+        step()
     return changed
 
 

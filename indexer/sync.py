@@ -23,6 +23,7 @@ from indexer.chunking import chunk_words
 from indexer.documents import Pending, changed_documents, document_row
 from indexer.embedder import Embedder
 from indexer.folder_scan import Known, full_scan
+from indexer.progress_steps import counter
 from indexer.session_context import refresh_sessions
 from indexer.vector_ids import vector_id
 from vault.clock import format_time
@@ -150,7 +151,8 @@ class Syncer:
         missing = [p for p in unique if not self._present(p)]
         missing_relative = {self._key(p) for p in missing}
         to_embed: list[Pending] = []
-        step = _counter(progress if count_paths else None, len(unique))
+        # a big apply (prune's 235,000 moved paths) takes minutes before any embedding
+        step = counter(progress if count_paths else None, len(unique))
         for path in present:
             if self._in_vault(path):
                 self._reconcile_present(path, missing_relative, report, to_embed, dry_run)
@@ -318,21 +320,6 @@ class Syncer:
                 self.catalog.set_chunks(record.id, chunk_ids[record.id])
             if progress is not None:
                 progress(min(start + batch, len(items)), len(items))
-
-
-def _counter(progress: Progress | None, total: int) -> Callable[[], None]:
-    """One step of `total` paths reconciled, heard every hundredth (a big apply,
-    prune's 235,000 moved paths, takes minutes before any embedding)."""
-    every = max(1, total // 100)
-    done = 0
-
-    def step() -> None:
-        nonlocal done
-        done += 1
-        if progress is not None and (done % every == 0 or done == total):
-            progress(done, total)
-
-    return step
 
 
 def _after(progress: Progress | None, reconciled: int) -> Progress | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from indexer.progress_steps import counter
+
 Pair = tuple[str, str]
 FLOOR = 0.25  # no two memories of a group may be less similar than this
 
@@ -31,10 +33,9 @@ def cluster(
     group_of: dict[str, int] = {}
     groups: dict[int, list[str]] = {}
     ordered = sorted(similarities, key=lambda pair: (-similarities[pair], pair))
-    every = max(1, len(ordered) // 100)
-    for done, (a, b) in enumerate(ordered, 1):
-        if progress is not None and (done % every == 0 or done == len(ordered)):
-            progress(done, len(ordered))
+    step = counter(progress, len(ordered))
+    for a, b in ordered:
+        step()
         for memory in (a, b):
             if memory not in group_of:
                 group_of[memory] = len(group_of)

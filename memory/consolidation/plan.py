@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from indexer.progress_steps import counter
 from indexer.sync import Progress, Stages
 from memory.consolidation.clusters import cluster
 from memory.consolidation.config import ConsolidationConfig
@@ -110,15 +111,14 @@ def make_plan(
 def _supersessions(snapshot: Snapshot, bar: float, progress: Progress | None) -> list[Supersede]:
     found = []
     close = sorted(pair for pair, cosine in snapshot.cosines.items() if cosine >= bar)
-    every = max(1, len(close) // 100)
-    for done, (a, b) in enumerate(close, 1):
+    step = counter(progress, len(close))
+    for a, b in close:
         cosine = snapshot.cosines[(a, b)]
         older, newer = sorted((snapshot.items[a], snapshot.items[b]), key=lambda i: i.created)
         changed = change(older, newer, cosine, snapshot.similarities.get((a, b), 0.0), bar)
         if changed:
             found.append(Supersede(older.id, newer.id, changed.reason))
-        if progress is not None and (done % every == 0 or done == len(close)):
-            progress(done, len(close))
+        step()
     return sorted(found, key=lambda s: (snapshot.items[s.newer].created, s.older))
 
 
